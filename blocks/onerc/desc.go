@@ -43,10 +43,7 @@ func SwitchDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return switchCycler{pipe.NewWaiting[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return switchCycler{gonerc.NewSwitchPipeline(m, p.Depth)}, nil
+			return switchCycler{pipe.NewShell[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: switchFormalJobs,
 	})

@@ -46,10 +46,7 @@ func SPERCDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return spercCycler{pipe.NewWaiting[gonerc.SPERCEvent, gonerc.SPERCResult](m, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return spercCycler{gonerc.NewSPERCPipeline(m, p.Depth)}, nil
+			return spercCycler{pipe.NewShell[gonerc.SPERCEvent, gonerc.SPERCResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: spercFormalJobs,
 	})

@@ -42,10 +42,7 @@ func IPDDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return ipdCycler{pipe.NewWaiting[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return ipdCycler{gsrp.NewIPDPipeline(m, p.Depth)}, nil
+			return ipdCycler{pipe.NewShell[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: ipdFormalJobs,
 	})

@@ -42,10 +42,7 @@ func TxDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return txCycler{pipe.NewWaiting[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return txCycler{gsrp.NewTxPipeline(m, p.Depth)}, nil
+			return txCycler{pipe.NewShell[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: txFormalJobs,
 	})

@@ -48,10 +48,7 @@ func WMCtrlDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return wmCycler{pipe.NewWaiting[gthreecpo.WMEvent, gthreecpo.WMResult](t, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return wmCycler{gthreecpo.NewWMPipeline(t, p.Depth)}, nil
+			return wmCycler{pipe.NewShell[gthreecpo.WMEvent, gthreecpo.WMResult](t, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: wmFormalJobs,
 	})

@@ -41,10 +41,7 @@ func IRLTokensDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return irlCycler{pipe.NewWaiting[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return irlCycler{gthreecpo.NewIRLPipeline(t, p.Depth)}, nil
+			return irlCycler{pipe.NewShell[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: irlFormalJobs,
 	})

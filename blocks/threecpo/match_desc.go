@@ -45,10 +45,7 @@ func MCastMatchDescriptor() block.Block {
 			if err != nil {
 				return nil, err
 			}
-			if p.WaitSlots > 0 {
-				return matchCycler{pipe.NewWaiting[gthreecpo.MatchEvent, gthreecpo.MatchResult](t, p.Depth, p.WaitSlots, nil)}, nil
-			}
-			return matchCycler{gthreecpo.NewMatchPipeline(t, p.Depth)}, nil
+			return matchCycler{pipe.NewShell[gthreecpo.MatchEvent, gthreecpo.MatchResult](t, p.Depth, p.WaitSlots, nil)}, nil
 		},
 		Formal: matchFormalJobs,
 	})

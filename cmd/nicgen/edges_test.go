@@ -16,16 +16,7 @@ import (
 
 // edgeBase is the network and hardware of the sweep below: the default
 // configuration's, with 64 connections, so that the tables are small.
-const edgeBase = `network {
-  link_gbps   = 800
-  mtu         = 4096
-  base_rtt_ns = 8600
-}
-hardware {
-  clock_mhz   = 250
-  connections = 64
-}
-`
+var edgeBase = defaultHead(64)
 
 // A configuration that loads builds and lints (docs/config.md): every
 // whole-number attribute of every block, set alone to the least and to the

@@ -219,3 +219,13 @@ func (w waiting[E, R]) Members(r *R, n int) {
 func NewWaiting[E, R any](s Stepper[E, R], depth, slots int, members func(r *R, n int)) *Pipeline[E, R] {
 	return NewMerging[E, R](s, depth, slots, 1, waiting[E, R]{members})
 }
+
+// NewShell is the golden shell of a block with wait slots (the block's
+// wait_slots, connpipe.Merge without Fold): the merging shell with no
+// merge rule when slots > 0 (NewWaiting), else the plain shell (New).
+func NewShell[E, R any](s Stepper[E, R], depth, slots int, members func(r *R, n int)) *Pipeline[E, R] {
+	if slots > 0 {
+		return NewWaiting[E, R](s, depth, slots, members)
+	}
+	return New[E, R](s, depth)
+}

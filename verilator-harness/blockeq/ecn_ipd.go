@@ -40,7 +40,7 @@ func init() {
 			}
 			newPipe := func() *gsrp.IPDPipeline {
 				m, _ := gsrp.NewIPDModel(p.Golden())
-				return waitingOr[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots)
+				return pipe.NewShell[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots, nil)
 			}
 			prof := ipdProfileFor(p, profile)
 			ref := &ipdRef{p: ports, pipe: newPipe(), newPipe: newPipe, cov: cov}

@@ -298,16 +298,13 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	ref.newPipe = func() *pipe.Pipeline[fieldEvent, []uint64] {
 		g, _ := b.Golden(cfg) // accepted above
 		st := goldenStepper{g: g, nOut: len(gOut), nGold: nGold, connAt: connAt, connMask: connMask}
-		if slots > 0 {
-			errAt := ref.errAt
-			return pipe.NewWaiting[fieldEvent, []uint64](st, depth, slots, func(r *[]uint64, n int) {
-				if errAt >= 0 && (*r)[errAt] == 1 {
-					n = 0 // an error result's fields are all 0
-				}
-				(*r)[nGold] = uint64(n)
-			})
-		}
-		return pipe.New[fieldEvent, []uint64](st, depth)
+		errAt := ref.errAt
+		return pipe.NewShell[fieldEvent, []uint64](st, depth, slots, func(r *[]uint64, n int) {
+			if errAt >= 0 && (*r)[errAt] == 1 {
+				n = 0 // an error result's fields are all 0
+			}
+			(*r)[nGold] = uint64(n)
+		})
 	}
 	ref.pipe = ref.newPipe()
 	stim := func() harness.Stimulus {

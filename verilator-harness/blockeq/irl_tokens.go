@@ -34,7 +34,7 @@ func init() {
 			}
 			newPipe := func() *gthreecpo.IRLPipeline {
 				t, _ := gthreecpo.NewIRLTable(p.IRLTableParams)
-				return waitingOr[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots)
+				return pipe.NewShell[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots, nil)
 			}
 			cov := newIRLCoverage(p)
 			prof := irlProfileFor(p, profile)

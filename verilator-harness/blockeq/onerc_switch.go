@@ -45,7 +45,7 @@ func init() {
 			}
 			newPipe := func() *gonerc.SwitchPipeline {
 				m, _ := gonerc.NewSwitchModel(p.Golden())
-				return waitingOr[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots)
+				return pipe.NewShell[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots, nil)
 			}
 			cov := newSwitchCoverage(p.MissPass)
 			prof := switchProfileFor(p, profile)

@@ -41,7 +41,7 @@ func init() {
 				mMembers: out("members")}
 			newPipe := func() *gsrp.TxPipeline {
 				m, _ := gsrp.NewTxModel(p.Golden())
-				return waitingOr[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots)
+				return pipe.NewShell[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots, nil)
 			}
 			cov := &TxCoverage{newCaseCounts(txCases)}
 			prof := txProfileFor(p, profile)

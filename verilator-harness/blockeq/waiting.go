@@ -1,19 +1,6 @@
 package blockeq
 
-import (
-	"fmt"
-
-	"github.com/nicgen/nicgen/golden/pipe"
-)
-
-// waitingOr is a bench's golden shell: with wait slots (block
-// wait_slots), the merging shell with no merge rule; else the plain one.
-func waitingOr[E, R any](s pipe.Stepper[E, R], depth, slots int) *pipe.Pipeline[E, R] {
-	if slots > 0 {
-		return pipe.NewWaiting[E, R](s, depth, slots, nil)
-	}
-	return pipe.New[E, R](s, depth)
-}
+import "fmt"
 
 // setMembers writes m_result_members (port idx, -1 without wait slots):
 // each result stands for its own event, 0 on an error result.
