@@ -290,7 +290,12 @@ type queue struct {
 }
 
 // windowQueue is a FIFO of n entries of fields: push writes in at the
-// edge, its head (valid, out) is registers, and ready takes it.
+// edge, ready takes its head. The entries are a memory read
+// synchronously at the address of the head after the edge (the read
+// register is the head: no multiplexer over n entries, and push enables
+// one write port, not n entries' registers). An entry pushed in the edge
+// after which it is the head is shown from a register of its own for one
+// cycle, since the memory's read returns the word before the write.
 func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string]hdlgen.Expr, push, ready hdlgen.Expr) queue {
 	pw := hdlgen.BitsFor(uint64(n - 1))
 	cw := hdlgen.BitsFor(uint64(n))
@@ -298,37 +303,38 @@ func windowQueue(m *hdlgen.Module, n int, fields []connpipe.Field, in map[string
 	wr := m.Reg("wq_wr", pw, "window queue: the next free entry", hdlgen.ResetTo(0))
 	cnt := m.Reg("wq_count", cw, "window queue: entries held", hdlgen.ResetTo(0))
 	valid := m.Reg("wq_valid", 1, "window queue: an entry is held (wq_count != 0)", hdlgen.ResetTo(0))
-	ents := make([]map[string]*hdlgen.Reg, n)
-	for i := range ents {
-		ents[i] = map[string]*hdlgen.Reg{}
-		for _, f := range fields {
-			ents[i][f.Name] = m.Reg(fmt.Sprintf("wq%d_%s", i, f.Name), f.Width, fmt.Sprintf("window queue entry %d: %s", i, f.Name), hdlgen.NoReset())
-		}
-	}
-	q := queue{valid: valid.Expr, out: map[string]hdlgen.Expr{}}
+	layout := hdlgen.NewLayout("window_queue_entry")
+	vals := map[string]hdlgen.Value{}
 	for _, f := range fields {
-		opts := make([]hdlgen.Value, n)
-		for i := range ents {
-			opts[i] = ents[i][f.Name]
-		}
-		q.out[f.Name] = hdlgen.Index(rd, opts...).Named("wq_head_" + f.Name)
+		layout.Field(f.Name, f.Width, "the window path's s_event_"+f.Name)
+		vals[f.Name] = in[f.Name]
 	}
+	mem := m.Memory("wq_mem", n, layout, false)
+	word := layout.Pack(vals).Named("wq_in")
+	m.Write(mem, wr, word, push)
+	q := queue{valid: valid.Expr, out: map[string]hdlgen.Expr{}}
 	q.take = valid.And(ready).Named("wq_take")
 	inc := func(x *hdlgen.Reg) hdlgen.Expr {
 		return hdlgen.Mux(x.EqC(uint64(n-1)), hdlgen.Const(pw, 0), x.Add(hdlgen.Const(pw, 1)))
 	}
+	rdNext := hdlgen.Mux(q.take, inc(rd), rd.Expr).Named("wq_head_addr")
+	stored := m.Read(mem, rdNext, hdlgen.True())
+	fresh := m.Reg("wq_fresh", layout.Width(), "window queue: the entry pushed in the last edge, when it became the head", hdlgen.NoReset())
+	useFresh := m.Reg("wq_use_fresh", 1, "window queue: the head is wq_fresh (the memory's read came before its write)", hdlgen.ResetTo(0))
+	head := hdlgen.Mux(useFresh, fresh, stored).Named("wq_head")
+	for _, f := range fields {
+		q.out[f.Name] = layout.Get(head, f.Name).Named("wq_head_" + f.Name)
+	}
 	m.Comb("window_queue", func(p *hdlgen.Process) {
 		p.If(push, func() {
-			for i := range ents {
-				p.If(wr.EqC(uint64(i)), func() {
-					for _, f := range fields {
-						p.Set(ents[i][f.Name], in[f.Name])
-					}
-				})
-			}
 			p.Set(wr, inc(wr))
+			p.Set(fresh, word)
 		})
 		p.If(q.take, func() { p.Set(rd, inc(rd)) })
+		// the pushed entry is the head after the edge: the queue is empty
+		// once the take (if any) has left
+		emptied := cnt.Eq(hdlgen.Const(cw, 0)).Or(cnt.Eq(hdlgen.Const(cw, 1)).And(q.take))
+		p.Set(useFresh, push.And(emptied))
 		// at most n held: the count never leaves cw bits
 		one, zero := hdlgen.Const(cw, 1), hdlgen.Const(cw, 0)
 		p.Set(cnt, cnt.Add(hdlgen.Mux(push, one, zero)).Sub(hdlgen.Mux(q.take, one, zero)).Named("wq_count_update"))
