@@ -79,6 +79,10 @@ func (g hostGolden) Step(in, out []uint64) {
 
 func (g hostGolden) Reset() { g.m.Reset() }
 
+// ClearTable clears the words and keeps the host's registers, which live
+// outside the table (block.TableClearer).
+func (g hostGolden) ClearTable() { g.m.ClearTable() }
+
 type hostCycler struct{ p *gonerc.HostPipeline }
 
 func (c hostCycler) Cycle(valid, ready bool, conn uint32) (bool, bool) {

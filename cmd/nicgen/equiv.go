@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/control"
 	"io"
 	"os"
 	"runtime"
@@ -92,6 +93,10 @@ one (see "nicgen equiv profiles").`,
 			}
 			out := cmd.OutOrStdout()
 			errOut := cmd.ErrOrStderr()
+			if r.Config.Control {
+				// say plainly what is and is not checked here
+				fmt.Fprintf(errOut, "note: hardware.control is on, and equiv checks the bare block %s, not the wrapper %s that generate also writes around it; the wrappers of every block are checked against their golden models, AXI-Lite traffic included, by the test suite at the default configuration (docs/control.md)\n", args[0], control.Name(args[0]))
+			}
 			tty := isTerminal(os.Stdout)
 			var mu sync.Mutex
 			last := time.Now()

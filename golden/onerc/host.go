@@ -285,6 +285,11 @@ func (m *HostModel) Reset() {
 	m.slots = [2]seqSlot{}
 }
 
+// ClearTable zeroes every connection's word and keeps the host's
+// registers (the open connection count, the epoch snapshot, the sequence
+// slots): the control wrapper's CLEAR_TABLE.
+func (m *HostModel) ClearTable() { clear(m.words) }
+
 // ConnKey is the event's connection as the RTL's hazard unit compares it.
 func (m *HostModel) ConnKey(e *HostEvent) uint64 {
 	return uint64(e.Conn & uint32(top(m.p.ConnW)))

@@ -52,6 +52,7 @@ type ctlBench struct {
 	// settings holds the settings written, for a fresh golden model
 	settings map[string]uint64
 	sweep    int64 // cycles of the last clear until s_event_ready rose
+	probe    uint64 // the connection of the event offered during the clear
 	// expectFail: a mutant's run, whose first failure ends it (fail)
 	expectFail bool
 	ready      float64
@@ -111,7 +112,9 @@ func newCtlBenchConfig(t *testing.T, name string, seed int64, numConn int, tweak
 		cb.numConn = mp.NumConn
 	}
 	cb.freshGolden()
-	for i := uint64(0); i < 48; i++ {
+	// the connections the events use: 48, or half of a small table (the
+	// other half takes the copies of words)
+	for i := uint64(0); i < uint64(max(1, min(48, cb.numConn/2))); i++ {
 		cb.conns = append(cb.conns, i)
 	}
 	return cb
@@ -332,6 +335,7 @@ func (cb *ctlBench) drain() {
 func (cb *ctlBench) checkClear() {
 	start := cb.cycle
 	cb.offer = cb.newEvent()
+	cb.probe = cb.offer[cb.connAt]
 	for n := 0; cb.offer != nil; n++ {
 		if n > 4*cb.numConn+1000 {
 			cb.fail("s_event_ready stays low %d cycles after the clear began", n)
@@ -469,6 +473,22 @@ func TestControlWrapper(t *testing.T) {
 		cb := newCtlBenchN(t, "reps_conf", 9, 1000)
 		cb.run("reps_conf", 40000)
 	})
+}
+
+// TestControlWrapperEveryBlock runs the bench on the wrapper of every
+// block at the default configuration (TestControlWrapper runs five of
+// them longer): events, copies of words into free connections (the upper
+// half of a small table), run-time settings, counters, refused commands
+// and the clear on command.
+func TestControlWrapperEveryBlock(t *testing.T) {
+	t.Parallel()
+	for _, b := range blocks.All() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			cb := newCtlBench(t, b.Name, 3)
+			cb.run(b.Name, 4000)
+		})
+	}
 }
 
 // TestControlWrapperMutants checks that the bench fails the wrapper with
@@ -618,6 +638,9 @@ func (cb *ctlBench) run(name string, perRound int) {
 			}
 			// every connection in use reads the zero word after the clear
 			for _, conn := range []uint32{0, 5, uint32(cb.numConn - 1)} {
+				if int(conn) >= cb.numConn || uint64(conn) == cb.probe {
+					continue // the event offered during the clear ran on it
+				}
 				w, st := cb.readWord(conn, false, nil)
 				for i, v := range w {
 					if v != 0 {
@@ -632,12 +655,15 @@ func (cb *ctlBench) run(name string, perRound int) {
 			// with state outside its table, an LFSR, has its events replayed
 			// on no copy: the replay would move the golden model's LFSR)
 			fresh := uint64(100)
+			if fresh+6 > uint64(cb.numConn) {
+				fresh = uint64(len(cb.conns)) // a small table: its upper half
+			}
 			_, global := cb.golden.(block.TableClearer)
 			for round := 0; round < 6; round++ {
 				for i := 0; i < perRound; i++ {
 					cb.step(true, nil)
 				}
-				if global {
+				if global || fresh >= uint64(cb.numConn) {
 					continue
 				}
 				a := cb.conns[cb.rng.Intn(len(cb.conns))]
