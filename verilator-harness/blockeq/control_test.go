@@ -51,7 +51,7 @@ type ctlBench struct {
 	derived int // derived settings read back (control.Quotient)
 	// settings holds the settings written, for a fresh golden model
 	settings map[string]uint64
-	sweep    int64 // cycles of the last clear until s_event_ready rose
+	sweep    int64  // cycles of the last clear until s_event_ready rose
 	probe    uint64 // the connection of the event offered during the clear
 	// expectFail: a mutant's run, whose first failure ends it (fail)
 	expectFail bool
