@@ -115,6 +115,7 @@ The reference is docs/config.md; examples are in docs/examples/.`,
 
 func newConfigShowCmd() *cobra.Command {
 	var path string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the resolved configuration, marking what is set, defaulted or derived",
@@ -128,14 +129,95 @@ The output is itself a configuration of the same build.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := loadConfig(path)
 			if err != nil {
-				return err
+				return configErr(cmd, err, asJSON)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), showJSON(r))
 			}
 			fmt.Fprint(cmd.OutOrStdout(), r.Show())
 			return nil
 		},
 	}
 	addConfigFlag(cmd, &path)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the resolved configuration as JSON: every section's values with their source (set, default, derived), place and reason")
 	return cmd
+}
+
+// configOut is a resolved configuration (config show --json).
+type configOut struct {
+	File     string          `json:"file"`
+	Embedded bool            `json:"embedded,omitempty"`
+	SHA256   string          `json:"sha256"`
+	Name     string          `json:"name"`
+	Blocks   []string        `json:"blocks"`
+	Sections []configSection `json:"sections"`
+}
+
+type configSection struct {
+	Type    string        `json:"type,omitempty"` // "", network, hardware, block
+	Label   string        `json:"label,omitempty"`
+	Values  []configValue `json:"values"`
+	Derived []configValue `json:"derived,omitempty"` // quantities that are not attributes
+}
+
+type configValue struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"` // as HCL writes it
+	Source string `json:"source,omitempty"`
+	At     string `json:"at,omitempty"` // file:line:column of a value set
+	Why    string `json:"why,omitempty"`
+}
+
+func showJSON(r *config.Resolved) configOut {
+	out := configOut{File: r.File, Embedded: r.Embedded, SHA256: r.SHA256, Name: r.Config.Name, Blocks: r.Blocks}
+	for _, s := range r.Sections {
+		cs := configSection{Type: s.Type, Label: s.Label, Values: []configValue{}}
+		for _, st := range s.Settings {
+			v := configValue{Name: st.Name, Value: st.Value, Why: st.Why}
+			if st.Info {
+				cs.Derived = append(cs.Derived, v)
+				continue
+			}
+			switch st.Source {
+			case config.SourceSet:
+				v.Source, v.At = "set", st.Pos.String()
+			case config.SourceDefault:
+				v.Source = "default"
+			default:
+				v.Source = "derived"
+			}
+			cs.Values = append(cs.Values, v)
+		}
+		out.Sections = append(out.Sections, cs)
+	}
+	return out
+}
+
+// configErr is a configuration's errors, as JSON on standard output with
+// --json (each with its file, line, column and message) besides the exit
+// status and the message of the plain output.
+func configErr(cmd *cobra.Command, err error, asJSON bool) error {
+	var es config.Errors
+	if !asJSON || !errors.As(err, &es) {
+		return err
+	}
+	type problem struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+		Message string `json:"message"`
+	}
+	ps := make([]problem, len(es))
+	for i, e := range es {
+		ps[i] = problem{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg}
+	}
+	if werr := writeJSON(cmd.OutOrStdout(), struct {
+		OK       bool      `json:"ok"`
+		Problems []problem `json:"problems"`
+	}{false, ps}); werr != nil {
+		return werr
+	}
+	return err
 }
 
 func newConfigDefaultCmd() *cobra.Command {
@@ -153,6 +235,7 @@ func newConfigDefaultCmd() *cobra.Command {
 
 func newConfigCheckCmd() *cobra.Command {
 	var path string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "check",
 		Short:   "Check a configuration and name its blocks (exit status 2 on any problem)",
@@ -161,12 +244,22 @@ func newConfigCheckCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := loadConfig(path)
 			if err != nil {
-				return err
+				return configErr(cmd, err, asJSON)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), struct {
+					OK     bool     `json:"ok"`
+					File   string   `json:"file"`
+					SHA256 string   `json:"sha256"`
+					Name   string   `json:"name"`
+					Blocks []string `json:"blocks"`
+				}{true, r.File, r.SHA256, r.Config.Name, r.Blocks})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok: %s; blocks %s\n", r.File, r.Config.Name, strings.Join(r.Blocks, ", "))
 			return nil
 		},
 	}
 	addConfigFlag(cmd, &path)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict as JSON: ok, the blocks, or every problem with its file, line and column")
 	return cmd
 }

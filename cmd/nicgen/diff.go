@@ -61,6 +61,7 @@ func unifiedDiff(w io.Writer, name string, want, got string) {
 func newDiffCmd() *cobra.Command {
 	var dirs outDirs
 	var path string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "diff",
 		Short: "Show how the committed outputs differ from what the code generates",
@@ -119,31 +120,63 @@ on any drift, so CI keeps the committed outputs honest.`,
 			sort.Strings(sorted)
 			drift := 0
 			out := cmd.OutOrStdout()
+			type fileDrift struct {
+				File   string `json:"file"`
+				Status string `json:"status"`         // missing, stale or changed
+				Diff   string `json:"diff,omitempty"` // unified, committed against generated
+			}
+			var drifts []fileDrift
 			for _, n := range sorted {
 				w, inWant := want[n]
 				h, inHave := have[n]
+				d := fileDrift{File: n}
 				switch {
 				case !inHave:
-					fmt.Fprintf(out, "missing: %s (run nicgen generate)\n", n)
-					drift++
+					d.Status = "missing"
 				case !inWant:
-					fmt.Fprintf(out, "stale: %s is not generated any more\n", n)
-					drift++
+					d.Status = "stale"
 				case string(w) != string(h):
-					unifiedDiff(out, n, string(h), string(w))
-					drift++
+					var b strings.Builder
+					unifiedDiff(&b, n, string(h), string(w))
+					d.Status, d.Diff = "changed", b.String()
+				default:
+					continue
+				}
+				drift++
+				drifts = append(drifts, d)
+				switch {
+				case asJSON:
+				case d.Status == "missing":
+					fmt.Fprintf(out, "missing: %s (run nicgen generate)\n", n)
+				case d.Status == "stale":
+					fmt.Fprintf(out, "stale: %s is not generated any more\n", n)
+				default:
+					fmt.Fprint(out, d.Diff)
 				}
 			}
 			where := strings.Join(dirs.all(), ", ")
+			if asJSON {
+				if err := writeJSON(out, struct {
+					UpToDate bool        `json:"up_to_date"`
+					Folders  []string    `json:"folders"`
+					Files    int         `json:"files"`
+					Drift    []fileDrift `json:"drift"`
+				}{drift == 0, dirs.all(), len(sorted), append([]fileDrift{}, drifts...)}); err != nil {
+					return err
+				}
+			}
 			if drift > 0 {
 				return &exitError{code: 1, err: fmt.Errorf("%d files under %s differ from what nicgen generates; run nicgen generate and commit", drift, where)}
 			}
-			fmt.Fprintf(out, "%s are up to date (%d files)\n", where, len(sorted))
+			if !asJSON {
+				fmt.Fprintf(out, "%s are up to date (%d files)\n", where, len(sorted))
+			}
 			return nil
 		},
 	}
 	addOutDirFlags(cmd, &dirs)
 	addConfigFlag(cmd, &path)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the drift as JSON: every file missing, stale or changed, with its unified diff")
 	return cmd
 }
 

@@ -30,6 +30,7 @@ func newEquivCmd() *cobra.Command {
 	var cycles int64
 	var seed uint64
 	var waves, path, shardArg, profile, report string
+	var asJSON bool
 	var jobs int
 	cmd := &cobra.Command{
 		Use:   "equiv BLOCK",
@@ -98,6 +99,11 @@ one (see "nicgen equiv profiles").`,
 				fmt.Fprintf(errOut, "note: hardware.control is on, and equiv checks the bare block %s, not the wrapper %s that generate also writes around it; the wrappers of every block are checked against their golden models, AXI-Lite traffic included, by the test suite at the default configuration (docs/control.md)\n", args[0], control.Name(args[0]))
 			}
 			tty := isTerminal(os.Stdout)
+			progressOut := out
+			if asJSON {
+				// standard output carries the JSON alone
+				progressOut, tty = errOut, false
+			}
 			var mu sync.Mutex
 			last := time.Now()
 			done := make([]int64, len(parts))
@@ -115,9 +121,9 @@ one (see "nicgen equiv profiles").`,
 					}
 					last = time.Now()
 					if tty {
-						fmt.Fprintf(out, "\r%s: %d / %d cycles (%.0f%%)", args[0], sum, total, 100*float64(sum)/float64(total))
+						fmt.Fprintf(progressOut, "\r%s: %d / %d cycles (%.0f%%)", args[0], sum, total, 100*float64(sum)/float64(total))
 					} else {
-						fmt.Fprintf(out, "%s: %d / %d cycles\n", args[0], sum, total)
+						fmt.Fprintf(progressOut, "%s: %d / %d cycles\n", args[0], sum, total)
 					}
 				}
 			}
@@ -188,12 +194,30 @@ one (see "nicgen equiv profiles").`,
 					return werr
 				}
 			}
+			var reproduce string
 			if failed != nil {
 				cfgArg := ""
 				if path != "" {
 					cfgArg = " -c " + path
 				}
-				return fmt.Errorf("%w\nreproduce with: nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", failed.Err, args[0], cfgArg, profile, seed, cycles, failed.Shard)
+				reproduce = fmt.Sprintf("nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", args[0], cfgArg, profile, seed, cycles, failed.Shard)
+			}
+			if asJSON {
+				v := equivOut{Block: args[0], Profile: profile, Equivalent: failed == nil && len(miss) == 0, Cycles: compared,
+					WallSeconds: wall.Seconds(), Missing: miss, Coverage: merged, Parts: recs, Reproduce: reproduce}
+				if failed != nil {
+					v.Error = failed.Err.Error()
+				}
+				if err := writeJSON(out, v); err != nil {
+					return err
+				}
+				if !v.Equivalent {
+					return &exitError{code: 1, err: fmt.Errorf("%s: not shown equivalent (the JSON says why)", args[0])}
+				}
+				return nil
+			}
+			if failed != nil {
+				return fmt.Errorf("%w\nreproduce with: %s", failed.Err, reproduce)
 			}
 			// the verdict once, coverage included: a run that matched
 			// every cycle but missed a behaviour is not a pass
@@ -223,13 +247,50 @@ one (see "nicgen equiv profiles").`,
 	cmd.Flags().StringVar(&shardArg, "shard", "0/1", "run shard i of n of the campaign (its share of --cycles, its own seed)")
 	cmd.Flags().StringVar(&profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
 	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge); with --jobs above 1, an array of one record per part")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict, coverage and every part's record as JSON (progress on standard error)")
 	cmd.Flags().IntVar(&jobs, "jobs", 1, "run the shard as this many parts in parallel (part j of shard i/n is shard i*jobs+j of n*jobs), one Verilated model each")
 	cmd.AddCommand(newEquivMergeCmd(), newEquivProfilesCmd())
 	return cmd
 }
 
+// equivOut is an equiv run (--json).
+type equivOut struct {
+	Block       string              `json:"block"`
+	Profile     string              `json:"profile"`
+	Equivalent  bool                `json:"equivalent"` // every cycle matched and, for mixed, every behaviour was reached
+	Cycles      int64               `json:"cycles"`
+	WallSeconds float64             `json:"wall_seconds"`
+	Error       string              `json:"error,omitempty"`     // the first mismatch
+	Reproduce   string              `json:"reproduce,omitempty"` // the command that reruns the failed part
+	Missing     []string            `json:"missing,omitempty"`   // behaviours the mixed workload never reached
+	Coverage    map[string]int64    `json:"coverage"`
+	Parts       []blockeq.RunRecord `json:"parts"`
+}
+
+// campaignOut is a merged campaign (equiv merge --json).
+type campaignOut struct {
+	Block         string           `json:"block"`
+	Profile       string           `json:"profile"`
+	Passed        bool             `json:"passed"`
+	Version       string           `json:"nicgen_version"`
+	Config        string           `json:"config_sha256"`
+	CampaignSeed  uint64           `json:"campaign_seed"`
+	Shards        int              `json:"shards"`
+	Cycles        int64            `json:"cycles"`
+	Failed        []campaignShard  `json:"failed,omitempty"`
+	MissingShards []int            `json:"missing_shards,omitempty"`
+	Coverage      map[string]int64 `json:"coverage"`
+}
+
+type campaignShard struct {
+	Shard string `json:"shard"`
+	Seed  uint64 `json:"seed"`
+	Error string `json:"error"`
+}
+
 func newEquivMergeCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "merge REPORT.json...",
 		Short: "Merge the JSON records of the shards of equivalence campaigns",
 		Long: `merge reads the records written by "nicgen equiv --report" and prints one line per
@@ -278,10 +339,20 @@ shard failed or never reported, naming the shard and its seed.`,
 			}
 			out := cmd.OutOrStdout()
 			bad := 0
+			var js []campaignOut
 			for _, c := range camps {
 				status := "passed"
 				if len(c.Failed) > 0 || len(c.Missing) > 0 {
 					status, bad = "FAILED", bad+1
+				}
+				if asJSON {
+					v := campaignOut{Block: c.Block, Profile: c.Profile, Passed: status == "passed", Version: c.Version, Config: c.Config,
+						CampaignSeed: c.Seed, Shards: c.Shards, Cycles: c.Cycles, MissingShards: c.Missing, Coverage: c.Coverage}
+					for _, f := range c.Failed {
+						v.Failed = append(v.Failed, campaignShard{Shard: f.Shard.String(), Seed: f.Seed, Error: f.Error})
+					}
+					js = append(js, v)
+					continue
 				}
 				fmt.Fprintf(out, "%s %s: %d shards, %d cycles: %s\n", c.Block, c.Profile, c.Shards, c.Cycles, status)
 				fmt.Fprintf(out, "  campaign: nicgen %s, configuration sha256 %s, campaign seed %d\n", c.Version, c.Config, c.Seed)
@@ -293,12 +364,19 @@ shard failed or never reported, naming the shard and its seed.`,
 				}
 				fmt.Fprint(out, blockeq.FormatCounts(c.Coverage))
 			}
+			if asJSON {
+				if err := writeJSON(out, js); err != nil {
+					return err
+				}
+			}
 			if bad > 0 {
 				return &exitError{code: 1, err: fmt.Errorf("%d campaigns failed or are incomplete", bad)}
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the campaigns as JSON")
+	return cmd
 }
 
 func newEquivProfilesCmd() *cobra.Command {

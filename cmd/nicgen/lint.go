@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -113,13 +114,10 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			}
 			g := gens[0]
 			if eda.Target(target) == eda.ECP5 {
-				if asJSON {
-					return usageErr("--json: for the xilinx and ice40 targets; ecp5 prints its report as text")
-				}
 				if freq == 0 {
 					freq = r.Config.ClockMHz
 				}
-				return synthECP5(cmd, r.Config, g, freq, seeds, keep, record)
+				return synthECP5(cmd, r.Config, g, freq, seeds, keep, record, asJSON)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: synthesis with Yosys (%s)...\n", g.block.Name, target)
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
@@ -151,13 +149,13 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 	cmd.Flags().Float64Var(&freq, "freq", 0, "ecp5: the frequency nextpnr places for, MHz (default: hardware.clock_mhz)")
 	cmd.Flags().StringVar(&keep, "keep", "", "ecp5: keep the files of the last seed's run in this folder")
 	cmd.Flags().StringVar(&record, "record", "", "ecp5: write the result into this record (the datasheets quote "+measuredFile+" for the Verilog it was measured on)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (xilinx and ice40)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (ecp5: the seeds' results on standard error as they come, the report as JSON at the end)")
 	return cmd
 }
 
 // synthECP5 places and routes a block once per seed and prints Fmax (the
 // median), utilisation and the critical path of the median run.
-func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep, record string) error {
+func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep, record string, asJSON bool) error {
 	if seeds < 1 {
 		return usageErr("--seeds %d: at least 1", seeds)
 	}
@@ -185,7 +183,11 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "%s (ecp5 LFE5U-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
+		seedOut := cmd.OutOrStdout()
+		if asJSON {
+			seedOut = cmd.ErrOrStderr()
+		}
+		fmt.Fprintf(seedOut, "%s (ecp5 LFE5U-85F speed 8, seed %d): Fmax %.1f MHz (%s %.0f MHz)\n",
 			g.top, s, rep.FmaxMHz, passFail(rep.FmaxMHz >= freq), freq)
 		reps = append(reps, rep)
 	}
@@ -202,26 +204,71 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		}
 	}
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.top, med.FmaxMHz, len(reps), freq)
-	fmt.Fprintf(out, "utilisation: %s\n", strings.Join(util, ", "))
-	fmt.Fprintf(out, "critical path (seed %d): %s\n", med.Seed, med.Summary())
 	lr, err := measureLoads(cfg, g.block.Name)
 	if err != nil {
 		return err
 	}
 	f := med.FmaxMHz
+	var rec ecp5Record
+	if record != "" {
+		rec = ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
+			Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
+		if err := recordECP5(record, rec); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		mhz := func(x float64) float64 { return math.Round(x*100) / 100 }
+		seedsMHz := make([]float64, len(perSeed))
+		for i, x := range perSeed {
+			seedsMHz[i] = mhz(x)
+		}
+		o := ecp5Out{Top: g.top, Device: "LFE5U-85F speed 8", ConstraintMHz: freq, SeedsMHz: seedsMHz, MedianMHz: mhz(f),
+			MedianSeed: med.Seed, Critical: med.Summary(), Util: map[string]ecp5Use{},
+			Events: ecp5Events{Uniform: lr.uniform, Incast: lr.incast, IncastConns: lr.incastConns, Incast64: lr.incast64, OneConnection: lr.single},
+			Record: record, Digest: rec.Digest}
+		for cell, u := range med.Util {
+			o.Util[cell] = ecp5Use{Used: u[0], Available: u[1]}
+		}
+		return writeJSON(out, o)
+	}
+	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.top, med.FmaxMHz, len(reps), freq)
+	fmt.Fprintf(out, "utilisation: %s\n", strings.Join(util, ", "))
+	fmt.Fprintf(out, "critical path (seed %d): %s\n", med.Seed, med.Summary())
 	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns), recorded 64:1 incast %.3f (%.1f Mevents/s)\n",
 		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f), lr.incast64, lr.incast64*f)
-	if record == "" {
-		return nil
+	if record != "" {
+		fmt.Fprintf(out, "recorded in %s (Verilog %s)\n", record, rec.Digest)
 	}
-	rec := ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
-		Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
-	if err := recordECP5(record, rec); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "recorded in %s (Verilog %s)\n", record, rec.Digest)
 	return nil
+}
+
+// ecp5Out is a place-and-route report (synth --target ecp5 --json).
+type ecp5Out struct {
+	Top           string             `json:"top"`
+	Device        string             `json:"device"`
+	ConstraintMHz float64            `json:"constraint_mhz"`
+	SeedsMHz      []float64          `json:"seeds_mhz"` // Fmax per placer seed, seeds 1, 2, ...
+	MedianMHz     float64            `json:"median_mhz"`
+	MedianSeed    int                `json:"median_seed"`
+	Critical      string             `json:"critical_path"` // of the median seed
+	Util          map[string]ecp5Use `json:"utilisation"`
+	Events        ecp5Events         `json:"events_per_clock"` // golden cycle model
+	Record        string             `json:"record,omitempty"`
+	Digest        string             `json:"verilog_digest,omitempty"`
+}
+
+type ecp5Use struct {
+	Used      int `json:"used"`
+	Available int `json:"available"`
+}
+
+type ecp5Events struct {
+	Uniform       float64 `json:"uniform"`
+	Incast        float64 `json:"recorded_incast"`
+	IncastConns   int     `json:"recorded_incast_connections"`
+	Incast64      float64 `json:"recorded_incast_64"`
+	OneConnection float64 `json:"one_connection"`
 }
 
 func connections(cfg blocks.Config, name string) int {
