@@ -69,6 +69,7 @@ type explorePoint struct {
 }
 
 type exploreResult struct {
+	configArg   string         // " -c FILE" of the command, for its hints
 	Block       string         `json:"block"`
 	Connections int            `json:"connections"`
 	Reference   string         `json:"reference"`
@@ -89,7 +90,9 @@ func ramb36(width, depth int) int {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // explore sweeps a block of the configuration.
-func explore(cfg blocks.Config, block string, progress io.Writer) (*exploreResult, error) {
+// Without measure, the points carry their settings and cost only (what
+// --select needs: the numbering does not depend on the measurements).
+func explore(cfg blocks.Config, block string, progress io.Writer, measure bool) (*exploreResult, error) {
 	switch block {
 	case "smartt", "nscc":
 		v := smartt.Conf
@@ -100,7 +103,7 @@ func explore(cfg blocks.Config, block string, progress io.Writer) (*exploreResul
 		if err != nil {
 			return nil, err
 		}
-		return exploreSmartt(block, base, progress)
+		return exploreSmartt(block, base, progress, measure)
 	case "reps":
 		base, err := reps.Of(cfg)
 		if err != nil {
@@ -126,7 +129,7 @@ func perConnBits(m *hdlgen.Module, err error) (int, error) {
 // (byte_shift) of smartt or nscc, measuring each point against the
 // float64 reference: one step from the same word on three seeded random
 // traces, and the closed-loop 8:1 incast at 1 MiB and 8 MiB.
-func exploreSmartt(block string, base smartt.Params, progress io.Writer) (*exploreResult, error) {
+func exploreSmartt(block string, base smartt.Params, progress io.Writer, measure bool) (*exploreResult, error) {
 	fs := []int{2, 3, 4, 6}
 	stamps := [][2]int{{4, 24}, {6, 16}, {7, 14}, {8, 12}, {8, 11}, {9, 10}}
 	units := []int{0, 4, 6, 8}
@@ -158,6 +161,16 @@ func exploreSmartt(block string, base smartt.Params, progress io.Writer) (*explo
 				cands = append(cands, q)
 			}
 		}
+	}
+	if !measure {
+		points := make([]explorePoint, len(cands))
+		for i, q := range cands {
+			var err error
+			if points[i], err = smarttCost(base, q); err != nil {
+				return nil, err
+			}
+		}
+		return finishExplore(&exploreResult{Block: block, Connections: base.NumConn, Points: points}), nil
 	}
 	// the float64 reference does not depend on the widths: one run per size
 	sizes := []int64{1 << 20, 8 << 20}
@@ -220,15 +233,23 @@ func incast(p gsmartt.Params, size int64, float bool) (*netsim.Result, error) {
 	return netsim.Run(cfg, cs)
 }
 
-func smarttPoint(block string, base, q smartt.Params, sizes []int64, floats []*netsim.Result, traces [][]gsmartt.Event) (explorePoint, error) {
+// smarttCost is a point's settings and cost, unmeasured.
+func smarttCost(base, q smartt.Params) (explorePoint, error) {
 	bits, err := perConnBits(smartt.Block(q))
 	if err != nil {
 		return explorePoint{}, err
 	}
-	pt := explorePoint{
+	return explorePoint{
 		Settings: []setting{{"f", q.F}, {"stamp_shift", q.StampShift}, {"stamp_width", q.StampW}, {"byte_shift", q.ByteShift}},
 		Bits:     bits,
 		Default:  q.F == base.F && q.StampShift == base.StampShift && q.StampW == base.StampW && q.ByteShift == base.ByteShift,
+	}, nil
+}
+
+func smarttPoint(block string, base, q smartt.Params, sizes []int64, floats []*netsim.Result, traces [][]gsmartt.Event) (explorePoint, error) {
+	pt, err := smarttCost(base, q)
+	if err != nil {
+		return explorePoint{}, err
 	}
 	gp := q.Golden()
 	var rels []float64
@@ -316,10 +337,12 @@ func settingsKey(s []setting) string {
 	return b.String()
 }
 
-// finishExplore sorts the points (bits, then error, then settings),
-// numbers them, fills in the SRAM, block RAMs and HCL, and marks the
-// Pareto front of bits against the worst incast change (or, without a
-// reference, the smallest word).
+// finishExplore sorts the points (bits, then settings: the numbering does
+// not depend on the measurements), numbers them, fills in the SRAM, block
+// RAMs and HCL, and marks the Pareto front of bits against the worst
+// incast change (or, without a reference, the smallest word): a point is
+// on it when no other point is as small and errs as little, and smaller
+// or erring less or numbered first.
 func finishExplore(r *exploreResult) *exploreResult {
 	worst := func(p explorePoint) float64 {
 		if p.Error == nil {
@@ -332,12 +355,8 @@ func finishExplore(r *exploreResult) *exploreResult {
 		if a.Bits != b.Bits {
 			return a.Bits < b.Bits
 		}
-		if worst(a) != worst(b) {
-			return worst(a) < worst(b)
-		}
 		return settingsKey(a.Settings) < settingsKey(b.Settings)
 	})
-	best := math.Inf(1)
 	for i := range r.Points {
 		p := &r.Points[i]
 		p.ID = i + 1
@@ -350,11 +369,15 @@ func finishExplore(r *exploreResult) *exploreResult {
 		}
 		b.WriteString("}\n")
 		p.HCL = b.String()
-		// sorted by bits, then error: a point is on the front when it errs
-		// less than every point before it (every smaller word, and the
-		// words of its size that err less)
-		if w := worst(*p); w < best {
-			p.Pareto, best = true, w
+	}
+	for i := range r.Points {
+		p := &r.Points[i]
+		p.Pareto = true
+		for j, q := range r.Points {
+			if j != i && q.Bits <= p.Bits && worst(q) <= worst(*p) && (q.Bits < p.Bits || worst(q) < worst(*p) || j < i) {
+				p.Pareto = false
+				break
+			}
 		}
 	}
 	return r
@@ -388,7 +411,7 @@ func printExplore(w io.Writer, r *exploreResult) {
 		}
 		fmt.Fprintf(w, "  %s\n", strings.Join(marks, ","))
 	}
-	fmt.Fprintln(w, "nicgen budget --explore "+r.Block+" --select ID prints the HCL that selects a point")
+	fmt.Fprintf(w, "nicgen budget --explore %s%s --select ID prints the block's section with a point's settings\n", r.Block, r.configArg)
 }
 
 func settingsText(s []setting) string {
@@ -480,16 +503,19 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 			return usageErr("--svg: %v", err)
 		}
 	}
-	res, err := explore(r.Config, block, cmd.ErrOrStderr())
+	res, err := explore(r.Config, block, cmd.ErrOrStderr(), selectID == 0)
 	if err != nil {
 		return usageErr("--explore: %v", err)
+	}
+	if !r.Embedded {
+		res.configArg = " -c " + r.File
 	}
 	if selectID != 0 {
 		if selectID < 1 || selectID > len(res.Points) {
 			return usageErr("--select %d: %s has points 1..%d", selectID, block, len(res.Points))
 		}
-		fmt.Fprint(cmd.OutOrStdout(), res.Points[selectID-1].HCL)
-		return nil
+		_, err := io.WriteString(cmd.OutOrStdout(), selectSection(r, block, res.Points[selectID-1]))
+		return err
 	}
 	if svgPath != "" {
 		if res.Points[0].Error == nil {
@@ -504,4 +530,31 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 	}
 	printExplore(cmd.OutOrStdout(), res)
 	return nil
+}
+
+// selectSection is block's section of the configuration with a point's
+// settings: the values the file sets, the point's in place of its own
+// (a pasted section keeps the user's other options).
+func selectSection(r *config.Resolved, block string, p explorePoint) string {
+	mine := map[string]bool{}
+	for _, x := range p.Settings {
+		mine[x.Attr] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "block %q {\n", block)
+	for _, s := range r.Sections {
+		if s.Type != "block" || s.Label != block {
+			continue
+		}
+		for _, st := range s.Settings {
+			if st.Source == config.SourceSet && !st.Info && !mine[st.Name] {
+				fmt.Fprintf(&b, "  %s = %s\n", st.Name, st.Value)
+			}
+		}
+	}
+	for _, x := range p.Settings {
+		fmt.Fprintf(&b, "  %s = %d\n", x.Attr, x.Value)
+	}
+	b.WriteString("}\n")
+	return b.String()
 }

@@ -87,6 +87,23 @@ func TestExplore(t *testing.T) {
 			t.Errorf("%s: point 1 is %d bits, its configuration %d", block, p.Bits, bs[0].PerConnBits)
 		}
 	}
+	// --select keeps the section's other options, runs no measurement,
+	// and gives the numbering of the measured sweep; the hint names -c
+	split := "../../docs/examples/uet-split.hcl"
+	meas, _, err := runCLIStdout(t, "budget", "--explore", "nscc", "-c", split, "--json")
+	var res exploreResult
+	if err != nil || json.Unmarshal([]byte(meas), &res) != nil || len(res.Points) < 3 {
+		t.Fatalf("nscc -c %s: %v", split, err)
+	}
+	sel, progress, err := runCLIStdout(t, "budget", "--explore", "nscc", "-c", split, "--select", "3")
+	want := strings.Replace(res.Points[2].HCL, "block \"nscc\" {\n", "block \"nscc\" {\n  merge_slots = 8\n", 1)
+	if err != nil || sel != want || strings.Contains(progress, "of 96 points") {
+		t.Errorf("--select 3 -c %s: %v\n%q, want %q (progress %q)", split, err, sel, want, progress)
+	}
+	text, _, err := runCLIStdout(t, "budget", "--explore", "reps", "-c", split)
+	if err != nil || !strings.Contains(text, "nicgen budget --explore reps -c "+split+" --select ID") {
+		t.Errorf("the hint does not name -c:\n%s", text)
+	}
 	if _, err := runCLI(t, "budget", "--explore", "reps_conf"); exitCode(err) != 2 {
 		t.Errorf("--explore reps_conf: exit %d", exitCode(err))
 	}
