@@ -78,6 +78,7 @@ type wrapper struct {
 	wordBusy, wordPend, wordOp    *hdlgen.Reg
 	wordErr, rejected, opsOut     *hdlgen.Reg
 	wordConn, scratch             *hdlgen.Reg
+	wordConnHigh                  *hdlgen.Reg // WORD_CONN's bits above the connection id; nil for 32-bit ids
 	wordData                      []*hdlgen.Reg
 	opsW                          int
 
@@ -244,6 +245,11 @@ func (w *wrapper) engineRegs() {
 	w.opsW = 8
 	w.opsOut = m.Reg("ops_out", w.opsW, "table operations in the block whose results are not back", hdlgen.ResetTo(0))
 	w.wordConn = m.Reg("word_conn", connW, "WORD_CONN", hdlgen.ResetTo(0))
+	if connW < 32 {
+		// kept so that a value beyond every connection id is refused, not
+		// cut to one in range
+		w.wordConnHigh = m.Reg("word_conn_high", 32-connW, "WORD_CONN's bits above the connection id", hdlgen.ResetTo(0))
+	}
 	w.scratch = m.Reg("scratch", 32, "SCRATCH: software's to test the bus with", hdlgen.ResetTo(0))
 	w.wordData = make([]*hdlgen.Reg, w.nWord)
 	for i := range w.wordData {
@@ -596,10 +602,20 @@ func (w *wrapper) engine() {
 			})
 		})
 		// a word operation
-		p.If(w.startWord, func() {
+		start := func() {
 			p.Set(w.wordBusy, hdlgen.True())
 			p.Set(w.wordPend, hdlgen.True())
 			p.Set(w.wordOp, hdlgen.Cat(w.wantWrite, w.wantRead))
+		}
+		p.If(w.startWord, func() {
+			if w.wordConnHigh == nil {
+				start()
+				return
+			}
+			// a connection beyond every id never reaches the block
+			p.If(w.wordConnHigh.Ne(hdlgen.Const(w.wordConnHigh.Width(), 0)), func() {
+				p.Set(w.wordErr, hdlgen.True())
+			}).Else(start)
 		}).ElseIf(w.wordBusy, func() {
 			p.If(w.wordPend, func() {
 				p.If(w.opAccepted, func() { p.Set(w.wordPend, hdlgen.False()) })
@@ -614,7 +630,13 @@ func (w *wrapper) engine() {
 		// registers written over AXI-Lite (WORD_* refused while busy)
 		p.If(w.wrAt(OffScratch), func() { p.Set(w.scratch, w.strobed(w.scratch.Expr)) })
 		p.If(w.busy.Not(), func() {
-			p.If(w.wrAt(OffWordConn), func() { p.Set(w.wordConn, w.strobed(w.wordConn.Expr)) })
+			p.If(w.wrAt(OffWordConn), func() {
+				v := w.strobed(w.wordConnReg()).Named("word_conn_written")
+				p.Set(w.wordConn, v.Slice(connW-1, 0))
+				if w.wordConnHigh != nil {
+					p.Set(w.wordConnHigh, v.Slice(31, connW))
+				}
+			})
 			for i, r := range w.wordData {
 				p.If(w.wrAt(OffWordData+4*i), func() { p.Set(r, w.strobed(r.Expr)) })
 			}
@@ -673,7 +695,7 @@ func (w *wrapper) registerMap() (*Map, error) {
 		{Reg{"COUNTERS", OffCounters, "RO", fmt.Sprintf("number of COUNTER registers: %d", len(w.cnts))}, hdlgen.Const(32, uint64(len(w.cnts)))},
 		{Reg{"CONTROL", OffControl, "WO", "commands: write 1 to a bit to act (reads 0)"}, hdlgen.Const(32, 0)},
 		{Reg{"STATUS", OffStatus, "RO", "engine status"}, status},
-		{Reg{"WORD_CONN", OffWordConn, "RW", "the connection of READ_WORD and WRITE_WORD (ignored while busy)"}, w.wordConn.ZExt(32)},
+		{Reg{"WORD_CONN", OffWordConn, "RW", "the connection of READ_WORD and WRITE_WORD (ignored while busy); one at or above NUM_CONN sets WORD_ERROR and leaves every word as it was"}, w.wordConnReg()},
 		{Reg{"CLEAR_AT", OffClearAt, "RO", "the next connection the clear sweep writes (its progress)"}, w.clearAt.ZExt(32)},
 		{Reg{"SCRATCH", OffScratch, "RW", "no effect: software's to test the bus with"}, w.scratch.Expr},
 	}
@@ -821,4 +843,12 @@ func (w *wrapper) properties() {
 			m.Assert("derive_"+strings.ToLower(dv.to.name)+"_in_range", dv.done.Implies(in))
 		}
 	}
+}
+
+// wordConnReg is WORD_CONN as software wrote it: 32 bits.
+func (w *wrapper) wordConnReg() hdlgen.Expr {
+	if w.wordConnHigh == nil {
+		return w.wordConn.Expr
+	}
+	return hdlgen.Cat(w.wordConnHigh, w.wordConn)
 }

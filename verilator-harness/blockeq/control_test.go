@@ -2,15 +2,17 @@ package blockeq
 
 import (
 	"fmt"
-	"github.com/nicgen/nicgen/blocks/smartt"
 	"math/bits"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/blocks/control"
+	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -488,6 +490,40 @@ func TestControlWrapperEveryBlock(t *testing.T) {
 			cb := newCtlBench(t, b.Name, 3)
 			cb.run(b.Name, 4000)
 		})
+	}
+}
+
+// TestControlWrapperExamples runs the bench on the wrapper of every block
+// of every example configuration (docs/examples), with control on. Left
+// out: uet-split.hcl (the split engine takes no control wrapper) and
+// wait-slots.hcl (with slots, results of different connections leave in
+// another order than the events came, and the bench compares in order).
+func TestControlWrapperExamples(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "examples", "*.hcl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example configurations: %v", err)
+	}
+	for _, f := range files {
+		switch filepath.Base(f) {
+		case "uet-split.hcl", "wait-slots.hcl":
+			continue
+		}
+		r, err := config.LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range r.Blocks {
+			t.Run(filepath.Base(f)+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				cb := newCtlBenchConfig(t, name, 5, 0, func(c *blocks.Config) error {
+					*c = r.Config.Clone()
+					c.Control = true
+					return nil
+				})
+				cb.run(name, 2000)
+			})
+		}
 	}
 }
 
