@@ -104,29 +104,7 @@ one (see "nicgen equiv profiles").`,
 				// standard output carries the JSON alone
 				progressOut, tty = errOut, false
 			}
-			var mu sync.Mutex
-			last := time.Now()
-			done := make([]int64, len(parts))
-			progress := func(k int) func(d, _ int64) {
-				return func(d, _ int64) {
-					mu.Lock()
-					defer mu.Unlock()
-					done[k] = d
-					var sum int64
-					for _, v := range done {
-						sum += v
-					}
-					if time.Since(last) < time.Second && sum < total {
-						return
-					}
-					last = time.Now()
-					if tty {
-						fmt.Fprintf(progressOut, "\r%s: %d / %d cycles (%.0f%%)", args[0], sum, total, 100*float64(sum)/float64(total))
-					} else {
-						fmt.Fprintf(progressOut, "%s: %d / %d cycles\n", args[0], sum, total)
-					}
-				}
-			}
+			progress := partsProgress(progressOut, tty, args[0], len(parts), total)
 			if total >= 100_000_000 {
 				// docs/benchmarks.md: 2.7-5.5 Mcycles/s end to end on 2 cores
 				fmt.Fprintf(errOut, "%s: %d cycles take about %s at 3 Mcycles/s (docs/benchmarks.md); --shard splits a campaign over machines\n",
@@ -469,4 +447,33 @@ func jsonProblem(err error) string {
 		return fmt.Sprintf("%v at byte %d", se, se.Offset)
 	}
 	return err.Error()
+}
+
+// partsProgress is the progress line of a run of n parts together: part
+// k reports its cycles done, and the sum is printed at most once a
+// second (and at the end), on one line rewritten on a terminal.
+func partsProgress(w io.Writer, tty bool, block string, n int, total int64) func(k int) func(d, _ int64) {
+	var mu sync.Mutex
+	last := time.Now()
+	done := make([]int64, n)
+	return func(k int) func(d, _ int64) {
+		return func(d, _ int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			done[k] = d
+			var sum int64
+			for _, v := range done {
+				sum += v
+			}
+			if time.Since(last) < time.Second && sum < total {
+				return
+			}
+			last = time.Now()
+			if tty {
+				fmt.Fprintf(w, "\r%s: %d / %d cycles (%.0f%%)", block, sum, total, 100*float64(sum)/float64(total))
+			} else {
+				fmt.Fprintf(w, "%s: %d / %d cycles\n", block, sum, total)
+			}
+		}
+	}
 }
