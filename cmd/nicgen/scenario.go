@@ -148,20 +148,9 @@ time.`,
 				most := int64(horizonNs / 2 * cfg.LinkGbps / 8 / float64(senders))
 				return usageErr("--size %q: %d senders of %s take at least %.0f ms at %v Gb/s, and the simulation stops at %.0f ms: want at most %s per sender", size, senders, netsim.FormatBytes(msg), ideal/1e6, cfg.LinkGbps, horizonNs/1e6, netsim.FormatBytes(most))
 			}
-			var ctrls []netsim.Controller
-			var engines []*netsim.UETEngine
-			var clocked []*netsim.ClockedUET
-			switch {
-			case clockMHz != 0:
-				ctrls, clocked, err = netsim.ClockedEngines(up, senders, clockMHz)
-				for _, k := range clocked {
-					engines = append(engines, k.UETEngine)
-				}
-				shell = ""
-			case engine:
-				ctrls, engines, err = netsim.GoldenEngines(up, senders)
-			default:
-				ctrls, err = netsim.GoldenControllers(p, senders, float)
+			ctrls, engines, clocked, err := incastSenders(p, up, senders, engine, float, clockMHz)
+			if clockMHz != 0 {
+				shell = "" // the clocked engine models the configured shell
 			}
 			if err != nil {
 				return err
@@ -347,4 +336,24 @@ type scenarioOut struct {
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
 	// Engine is the clocked engines' account (--clock-mhz).
 	Engine *engineOut `json:"engine,omitempty"`
+}
+
+// incastSenders is every sender's controller: uet_cc clocked at clockMHz
+// (its engines, clocked and as UETEngines), uet_cc answering at once,
+// or the window controller alone (fixed point or float).
+func incastSenders(p smartt.Params, up uet.Params, senders int, engine, float bool, clockMHz float64) ([]netsim.Controller, []*netsim.UETEngine, []*netsim.ClockedUET, error) {
+	switch {
+	case clockMHz != 0:
+		ctrls, clocked, err := netsim.ClockedEngines(up, senders, clockMHz)
+		var engines []*netsim.UETEngine
+		for _, k := range clocked {
+			engines = append(engines, k.UETEngine)
+		}
+		return ctrls, engines, clocked, err
+	case engine:
+		ctrls, engines, err := netsim.GoldenEngines(up, senders)
+		return ctrls, engines, nil, err
+	}
+	ctrls, err := netsim.GoldenControllers(p, senders, float)
+	return ctrls, nil, nil, err
 }
