@@ -202,10 +202,10 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 		}
 		mergeAcks = s.Bool("merge_acks", v == NSCC, why)
 	}
+	// (merge_nacks set while merge_acks is off is refused as an option of
+	// a feature that is off)
 	mergeNacks := false
-	if !mergeAcks && s.IsSet("merge_nacks") {
-		s.Errorf("merge_nacks", "merge_nacks needs merge_acks (with merge_slots): NACKs fold by the ACKs' merge rule")
-	} else if mergeAcks {
+	if mergeAcks {
 		mergeNacks = s.Bool("merge_nacks", true, "a trim storm's NACKs would otherwise reach the window one per pipeline_depth cycles, and the sends behind them wait (docs/blocks/smartt.md, Merged ACKs)")
 	}
 	p.MergeSlots, p.MergeAcks, p.MergeNacks = int(mergeSlots), mergeAcks, mergeNacks
