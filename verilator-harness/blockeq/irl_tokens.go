@@ -163,7 +163,11 @@ var irlCases = []string{"open", "cycle, sent", "cycle, refused without tokens", 
 	"set_wm", "error"}
 
 func newIRLCoverage(p threecpo.IRLTokensParams) *IRLCoverage {
-	return &IRLCoverage{newCaseCounts(irlCases), p.Cap}
+	c := &IRLCoverage{newCaseCounts(irlCases), p.Cap}
+	// a send needs one token and takes at most max_cost: with max_cost 1
+	// a counter never falls below 0
+	c.skip["counter negative"] = p.MaxCost <= 1
+	return c
 }
 
 func (c *IRLCoverage) count(r *gthreecpo.IRLEventResult) {

@@ -28,6 +28,15 @@ func narrowIRL() threecpo.IRLTokensParams {
 	return p
 }
 
+// maxCost1IRL is narrowIRL with sends of one token at most: a counter
+// never falls below 0.
+func maxCost1IRL() threecpo.IRLTokensParams {
+	p := narrowIRL()
+	p.MaxCost = 1
+	p.Depth = connpipe.MustDepth(threecpo.NeededIRLDepth(p))
+	return p
+}
+
 // irl_tokens's RTL equals its golden model (golden/threecpo, written from
 // S3 Section 6.1.3) on the default configuration and on the narrow one,
 // and under the hazard profile; the mixed runs reach every outcome.
@@ -41,6 +50,7 @@ func TestIRLTokensEquivalence(t *testing.T) {
 		{"default", threecpo.DefaultIRLTokensParams(), "mixed"},
 		{"narrow", narrowIRL(), "mixed"},
 		{"narrow-hazard", narrowIRL(), "hazard"},
+		{"max-cost-1", maxCost1IRL(), "mixed"}, // no counter below 0: not expected
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBenchProfile(irlConfig(tc.p), "irl_tokens", tc.profile, 37)
@@ -48,7 +58,7 @@ func TestIRLTokensEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			cyc := *cycles
-			if tc.profile != "mixed" {
+			if tc.profile != "mixed" || tc.name == "max-cost-1" {
 				cyc /= 5
 			}
 			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: cyc, Label: "irl_tokens/" + tc.name, WaveDir: t.TempDir()})
