@@ -72,6 +72,20 @@ func DefaultCacheDir() string {
 	return filepath.Join(os.TempDir(), "nicgen-verilator-cache")
 }
 
+// cacheErr names the model cache a failure is about, and where its
+// folder was set (NICGEN_CACHE, or the user's cache folder).
+func cacheErr(o BuildOptions, root string, err error) error {
+	from := "the Verilator model cache " + root
+	if o.CacheDir == "" {
+		if d := os.Getenv("NICGEN_CACHE"); d != "" {
+			from = "NICGEN_CACHE=" + d + " (the Verilator model cache)"
+		} else {
+			from += " (set NICGEN_CACHE to a writable folder to use another)"
+		}
+	}
+	return fmt.Errorf("harness: %s: %w", from, err)
+}
+
 type toolInfo struct {
 	verilator, gxx string
 	err            error
@@ -201,7 +215,7 @@ func buildLib(ctx context.Context, d Design, o BuildOptions) (BuildInfo, error) 
 		root = DefaultCacheDir()
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return BuildInfo{}, fmt.Errorf("harness: cache dir: %w", err)
+		return BuildInfo{}, cacheErr(o, root, err)
 	}
 	key := cacheKey(d, o, t)
 	dir := filepath.Join(root, key[:40])
@@ -212,7 +226,7 @@ func buildLib(ctx context.Context, d Design, o BuildOptions) (BuildInfo, error) 
 	}
 	unlock, err := lockFile(ctx, filepath.Join(root, key[:40]+".lock"))
 	if err != nil {
-		return info, err
+		return info, cacheErr(o, root, err)
 	}
 	defer unlock()
 	if entryOK(dir) { // built by someone else while we waited
@@ -227,7 +241,7 @@ func buildLib(ctx context.Context, d Design, o BuildOptions) (BuildInfo, error) 
 	}
 	tmp, err := os.MkdirTemp(root, "tmp-"+key[:12]+"-")
 	if err != nil {
-		return info, fmt.Errorf("harness: %w", err)
+		return info, cacheErr(o, root, err)
 	}
 	defer os.RemoveAll(tmp)
 	start := time.Now()

@@ -553,3 +553,21 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("cancel: %v after %d cycles", err, rep.Cycles)
 	}
 }
+
+// A cache folder that cannot be made names where it was set: the
+// NICGEN_CACHE variable, or the option.
+func TestBuildCacheUnusable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("NICGEN_CACHE", filepath.Join(file, "cache"))
+	_, err := Build(context.Background(), accDesign(), BuildOptions{})
+	if err == nil || !strings.Contains(err.Error(), "NICGEN_CACHE="+filepath.Join(file, "cache")) {
+		t.Errorf("NICGEN_CACHE under a file: %v, want an error naming the variable", err)
+	}
+	_, err = Build(context.Background(), accDesign(), BuildOptions{CacheDir: filepath.Join(file, "opt")})
+	if err == nil || !strings.Contains(err.Error(), "model cache "+filepath.Join(file, "opt")) {
+		t.Errorf("CacheDir under a file: %v, want an error naming the folder", err)
+	}
+}
