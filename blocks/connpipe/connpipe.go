@@ -110,6 +110,15 @@ type Spec struct {
 	// those after it, as an event would. Not with Formal.Invariants: a
 	// written word need not satisfy them.
 	Table bool
+
+	// WriteBehind registers the last stage's word, address and write
+	// enable, and the table takes them from those registers in the next
+	// cycle, so that the route to the table's block RAMs starts at a
+	// register and not after the datapath's last logic (uet_cc's split
+	// window path, whose RAMs lie far from its logic). An event issued in
+	// the cycle of that write takes the word from the register
+	// (snoop_wb); the events' timing is the shell's. Depth 2 or more.
+	WriteBehind bool
 }
 
 // Side is a per-connection table written from a port (Spec.Side).

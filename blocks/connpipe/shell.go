@@ -61,6 +61,9 @@ type shell struct {
 	wrEn, wrAddr   hdlgen.Expr
 	resZero        hdlgen.Expr
 	snoopHead      hdlgen.Expr
+	wbEn, wbAddr   *hdlgen.Reg // WriteBehind: the write of the last cycle
+	wbWord         *hdlgen.Reg
+	snoopWB        hdlgen.Expr // WriteBehind: it is the issued event's word
 	snoopRegs      []*hdlgen.Reg
 	s3Word         hdlgen.Expr
 	resKind        hdlgen.Expr
@@ -103,6 +106,9 @@ func newShell(m *hdlgen.Module, s Spec) (*shell, error) {
 	}
 	if s.Depth < 1 || s.Depth > MaxDepth {
 		return nil, fmt.Errorf("connpipe: pipeline depth %d out of range 1..%d", s.Depth, MaxDepth)
+	}
+	if s.WriteBehind && s.Depth < 2 {
+		return nil, fmt.Errorf("connpipe: the write behind needs a pipeline depth of 2 or more, not %d", s.Depth)
 	}
 	sh := &shell{m: m, s: s, L: s.Depth, W: s.Depth + ReadStages, credits: Credits(s.Depth)}
 	if s.Merge != nil {
@@ -450,7 +456,25 @@ func (sh *shell) writeBack() {
 	sh.newWord = newWord.Named("new_word")
 	sh.wrEn = wrEn.Named("wr_en")
 	sh.wrAddr = sh.addr(W).Named("wr_addr")
-	m.Write(sh.table, sh.wrAddr, sh.newWord, sh.wrEn)
+	if s.WriteBehind {
+		// the table is written from registers a cycle later; the event
+		// issued in that cycle reads the word before it, and takes the
+		// register's word instead (snoop_wb). Events of one connection
+		// are at least 2 stages apart, so the write of the cycle and the
+		// one behind it are never both the issued event's
+		sh.wbEn = m.Reg("wb_en", 1, "the last stage wrote a word in the last cycle: the table takes it in this one", hdlgen.ResetTo(0))
+		sh.wbAddr = m.Reg("wb_addr", sh.aw, "that word's connection", hdlgen.NoReset())
+		sh.wbWord = m.Reg("wb_word", sh.ww, "that word", hdlgen.NoReset())
+		m.Comb("write_behind", func(p *hdlgen.Process) {
+			p.Set(sh.wbEn, sh.wrEn)
+			p.Set(sh.wbAddr, sh.wrAddr)
+			p.Set(sh.wbWord, sh.newWord)
+		})
+		m.Write(sh.table, sh.wbAddr, sh.wbWord, sh.wbEn)
+		sh.snoopWB = sh.wbEn.And(sh.wbAddr.Eq(sh.src.conn.Trunc(sh.aw))).Named("snoop_wb")
+	} else {
+		m.Write(sh.table, sh.wrAddr, sh.newWord, sh.wrEn)
+	}
 	sh.snoopHead = sh.wrEn.And(sh.wrAddr.Eq(sh.src.conn.Trunc(sh.aw))).Named("snoop_in")
 	// whether the word written now is stage k's (k = 1..3) selects a
 	// whole word: it is decided a cycle ahead, from the stages that will
@@ -697,8 +721,13 @@ func (sh *shell) clocked() {
 			p.Set(valid[k-1], valid[k-2])
 			p.Set(conn[k-1], conn[k-2])
 		}
-		p.Set(sh.s1Fix, sh.snoopHead)
-		p.Set(sh.s1FixWord, newWord)
+		if sh.wbWord != nil {
+			p.Set(sh.s1Fix, sh.snoopHead.Or(sh.snoopWB))
+			p.Set(sh.s1FixWord, hdlgen.Mux(sh.snoopWB, sh.wbWord, newWord))
+		} else {
+			p.Set(sh.s1Fix, sh.snoopHead)
+			p.Set(sh.s1FixWord, newWord)
+		}
 		p.Set(sh.s2Fix, snoop1.Or(sh.s1Fix))
 		p.Set(sh.s2FixWord, hdlgen.Mux(snoop1, newWord, sh.s1FixWord))
 		p.Set(sh.s3Ram, sh.rd)

@@ -114,19 +114,20 @@ func formalJobs(v Variant) []block.FormalJob {
 
 // mergeFormalJob proves the merging shell (docs/pipeline.md, "Merge
 // stage") around the small nscc at depth 4 with 3 slots and merged ACKs
-// (the sum capped at its 10-bit size port, 1023 bytes): the shell's and
-// nscc's properties with the slots in front, and the merge stage's own,
-// each of which has a broken variant that must fail.
+// (the sum capped at its 10-bit size port, 1023 bytes), its table written
+// behind (uet_cc's split window path): the shell's and nscc's properties
+// with the slots in front, and the merge stage's own, each of which has a
+// broken variant that must fail.
 func mergeFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
-	p.Depth, p.MergeSlots, p.MergeAcks, p.MergeNacks = 4, 3, true, true
+	p.Depth, p.MergeSlots, p.MergeAcks, p.MergeNacks, p.WriteBehind = 4, 3, true, true, true
 	mutants := connpipe.MergeMutants()
 	for _, ms := range []map[string][]hdlgen.Mutation{connpipe.FoldMutants(), connpipe.SumMutants(MergeRule(p))} {
 		for k, v := range ms {
 			mutants[k] = v
 		}
 	}
-	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc, pipeline depth 4, with 3 merge slots and merged ACKs", MaxSteps: 12 + 2*p.Depth + 8,
+	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc, pipeline depth 4, with 3 merge slots, merged ACKs and the table written behind", MaxSteps: 12 + 2*p.Depth + 8,
 		Breaks: true, BreakOnly: slices.Concat(connpipe.MergeAssertions, connpipe.FoldAssertions, connpipe.SumAssertions), Mutants: mutants,
 		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 			p.Formal = f

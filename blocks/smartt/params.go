@@ -113,6 +113,10 @@ type Params struct {
 	// the stage boundaries besides the block's own cuts (hdlgen
 	// Pipeline.Auto); 0 places only the cuts
 	StageNs float64
+	// WriteBehind writes the state table from registers a cycle after the
+	// last stage (connpipe Spec.WriteBehind): uet_cc's split window path
+	// sets it; no configuration attribute, no change of behaviour.
+	WriteBehind bool
 
 	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
 	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default

@@ -119,6 +119,7 @@ func BlockNamed(p Params, name, role string) (*hdlgen.Module, error) {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)
 	}
 	spec.Table = p.Table
+	spec.WriteBehind = p.WriteBehind
 	spec.Merge = MergeRule(p)
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
