@@ -91,20 +91,40 @@ func onehot(i hdlgen.Expr, nmax int, name string) hdlgen.Expr {
 	return hdlgen.Cat(bitsOf...).Named(name)
 }
 
-// encode is the index of the one bit of a one-hot value (0 when none),
-// w bits wide: bit b of the index ORs the positions with bit b set.
-func encode(oh hdlgen.Expr, w int, name string) hdlgen.Expr {
-	out := make([]hdlgen.Value, w)
-	for b := 0; b < w; b++ {
-		any := hdlgen.False()
-		for k := 0; k < oh.Width(); k++ {
-			if k>>uint(b)&1 == 1 {
-				any = any.Or(oh.Bit(k))
-			}
+// lowestIndex is the index of the lowest 1 bit of x, w bits wide (any
+// value when x is 0): a tree of the halves' indices, log2 levels deep,
+// which needs no carry chain first, so that it can run beside the one
+// that isolates the lowest bit.
+func lowestIndex(x hdlgen.Expr, w int, name string) hdlgen.Expr {
+	var tree func(bits []hdlgen.Expr) (idx, any hdlgen.Expr)
+	tree = func(bits []hdlgen.Expr) (idx, any hdlgen.Expr) {
+		if len(bits) == 2 {
+			return bits[0].Not(), bits[0].Or(bits[1])
 		}
-		out[w-1-b] = any
+		h := len(bits) / 2
+		iL, aL := tree(bits[:h])
+		iH, aH := tree(bits[h:])
+		return hdlgen.Mux(aL, hdlgen.Cat(hdlgen.False(), iL), hdlgen.Cat(hdlgen.True(), iH)), aL.Or(aH)
 	}
-	return hdlgen.Cat(out...).Named(name)
+	n := 2
+	for n < x.Width() {
+		n *= 2
+	}
+	if x.Width() == 1 {
+		return hdlgen.Const(w, 0).Named(name)
+	}
+	bits := make([]hdlgen.Expr, n)
+	for i := range bits {
+		bits[i] = hdlgen.False()
+		if i < x.Width() {
+			bits[i] = x.Bit(i)
+		}
+	}
+	idx, _ := tree(bits)
+	if idx.Width() < w {
+		idx = idx.ZExt(w)
+	}
+	return idx.Named(name)
 }
 
 // Tx builds the srp_tx top (docs/blocks/srp.md).
@@ -188,7 +208,10 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 		nsSend := st.Cut("ns_send", isSend.And(specSend.Not()).And(cGranted).And(reached).And(todo.Any()).Named("ns_send"))
 		lowest = st.Cut("todo_lowest", lowest)
 		specSend = st.Cut("spec_send", specSend)
-		nsIdx := encode(lowest, nw, "ns_index")
+		// the lowest bit's index beside it, from a register of its own:
+		// encoding the lowest bit in the last stage put it before the
+		// sequence number's add and the result head (srp_tx_ctl, 7.23 ns)
+		nsIdx := st.Cut("ns_index", lowestIndex(todo, nw, "ns_index"))
 		specBit := onehot(cNext, nm, "spec_bit")
 		pktIdx := hdlgen.Mux(specSend, cNext, nsIdx).Named("pkt_index")
 		pktSeq := cBase.Add(pktIdx.ZExt(sw)).Named("pkt_seq")

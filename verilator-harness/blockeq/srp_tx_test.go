@@ -22,6 +22,12 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 		t.Fatal(err)
 	}
 	narrow.Depth = d
+	// chunks of one packet: no speculative send after the reservation's
+	one := narrow
+	one.NMin, one.NMax = 1, 1
+	if one.Depth, err = srp.NeededTxDepth(one); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name    string
 		p       srp.TxParams
@@ -31,6 +37,7 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 		{"default", srp.DefaultTxParams(), "mixed", true},
 		{"default-hazard", srp.DefaultTxParams(), "hazard", false},
 		{"narrow", narrow, "mixed", true},
+		{"n_max 1", one, "mixed", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBenchProfile(blocks.DefaultConfig().Clone().Set("srp_tx", tc.p), "srp_tx", tc.profile, 17)
@@ -62,6 +69,9 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 			todo := get("todo")
 			top := todo.Bit(todo.Width() - 1)
 			return hdlgen.Mux(top.And(orig.Bit(todo.Width()-1).Not()), hdlgen.Const(todo.Width(), 1).Shl(todo.Width()-1), orig)
+		}}},
+		{"the packet after the lowest numbered", hdlgen.Mutation{Node: "ns_index", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Add(hdlgen.Const(orig.Width(), 1))
 		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "srp_tx", tc.mut, 19, 1_000_000) })
