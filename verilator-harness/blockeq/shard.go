@@ -70,6 +70,10 @@ type RunRecord struct {
 	Passed         bool             `json:"passed"`
 	Error          string           `json:"error,omitempty"`
 	Coverage       map[string]int64 `json:"coverage"`
+	// CoverageMissing is the cases the run expected and never reached
+	// (mixed profile); a campaign of several shards reaches a case when
+	// any shard does (Merge)
+	CoverageMissing []string `json:"coverage_missing,omitempty"`
 }
 
 // Campaign is the merge of the records of one block and profile.
@@ -83,6 +87,8 @@ type Campaign struct {
 	Failed          []RunRecord
 	Missing         []int // shard indexes with no record
 	Coverage        map[string]int64
+	// Uncovered is the cases that every record expected and none reached
+	Uncovered []string
 }
 
 // check reports a record that no run of nicgen equiv can write.
@@ -177,6 +183,19 @@ func Merge(recs []RunRecord) ([]Campaign, error) {
 				c.Missing = append(c.Missing, i)
 			}
 		}
+		// a case is missed when every record missed it
+		missed := map[string]int{}
+		for _, r := range g {
+			for _, m := range r.CoverageMissing {
+				missed[m]++
+			}
+		}
+		for m, n := range missed {
+			if n == len(g) {
+				c.Uncovered = append(c.Uncovered, m)
+			}
+		}
+		sort.Strings(c.Uncovered)
 		out = append(out, c)
 	}
 	return out, nil

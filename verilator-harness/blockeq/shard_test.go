@@ -60,6 +60,26 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// A case is uncovered when every shard missed it: a case one shard
+// reached is covered, whatever the others missed.
+func TestMergeCoverage(t *testing.T) {
+	t.Parallel()
+	a := rec("reps", Shard{0, 2}, 15, true, map[string]int64{"ack": 1, "nack": 0, "open": 0})
+	b := rec("reps", Shard{1, 2}, 15, true, map[string]int64{"ack": 0, "nack": 2, "open": 0})
+	a.CoverageMissing, b.CoverageMissing = []string{"nack", "open"}, []string{"ack", "open"}
+	got, err := Merge([]RunRecord{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got[0].Uncovered, []string{"open"}) {
+		t.Errorf("uncovered %v, want [open]", got[0].Uncovered)
+	}
+	a.CoverageMissing = []string{"nack"}
+	if got, _ := Merge([]RunRecord{a, b}); len(got[0].Uncovered) != 0 {
+		t.Errorf("uncovered %v, want none", got[0].Uncovered)
+	}
+}
+
 // Records of different campaigns, and records no run can write, are
 // refused: merge never says "passed" for them.
 func TestMergeRefuses(t *testing.T) {
