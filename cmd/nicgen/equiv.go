@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
@@ -29,7 +31,7 @@ func isTerminal(f *os.File) bool {
 func newEquivCmd() *cobra.Command {
 	var cycles int64
 	var seed uint64
-	var waves, path, shardArg, profile, report string
+	var waves, path, shardArg, profile, report, broken string
 	var asJSON bool
 	var jobs int
 	cmd := &cobra.Command{
@@ -46,7 +48,9 @@ A long campaign splits into shards (--shard i/n): shard i runs its share of
 Kubernetes jobs can spread it over machines; --report writes each shard's
 JSON record and "nicgen equiv merge" checks that every shard passed and
 reported once. --profile picks an adversarial stimulus instead of the mixed
-one (see "nicgen equiv profiles").`,
+one (see "nicgen equiv profiles"). --break runs one of the block's broken
+variants instead of the block, which must mismatch: a check that a campaign
+can fail (its records never pass equiv merge).`,
 		Example: "  nicgen equiv reps --cycles 10000000 --seed 7\n  nicgen equiv nscc -c docs/examples/100g-12us.hcl\n  nicgen equiv smartt --cycles 100000000 --shard 3/8 --report shard3.json\n  nicgen equiv merge shard*.json",
 		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +73,12 @@ one (see "nicgen equiv profiles").`,
 				// checked before the run, not after it
 				if err := checkWritable(report); err != nil {
 					return usageErr("--report: %v", err)
+				}
+			}
+			var muts []hdlgen.Mutation
+			if broken != "" {
+				if muts, err = brokenVariant(args[0], broken); err != nil {
+					return usageErr("--break: %v", err)
 				}
 			}
 			shard, err := blockeq.ParseShard(shardArg)
@@ -120,7 +130,7 @@ one (see "nicgen equiv profiles").`,
 				func(p blockeq.Shard, runSeed uint64) harness.RunOptions {
 					return harness.RunOptions{Label: fmt.Sprintf("%s %s shard %s seed %d", args[0], profile, p, runSeed),
 						WaveDir: waves, Progress: progress(index[p])}
-				})
+				}, muts)
 			if err != nil {
 				return err // the configuration was checked above: a build failure
 			}
@@ -137,7 +147,7 @@ one (see "nicgen equiv profiles").`,
 				run := &runs[k]
 				rec := blockeq.RunRecord{Version: hdlgen.Version, Config: r.SHA256, CampaignSeed: seed, CampaignCycles: cycles,
 					Block: args[0], Profile: profile, Shard: run.Shard, Seed: run.Seed, Cycles: run.Report.Cycles,
-					CyclesPerSec: run.Report.CyclesPerSec, Passed: run.Err == nil, Coverage: run.Coverage.Counts()}
+					CyclesPerSec: run.Report.CyclesPerSec, Passed: run.Err == nil, Coverage: run.Coverage.Counts(), Broken: broken}
 				if run.Err != nil {
 					rec.Error = run.Err.Error()
 					if failed == nil {
@@ -235,6 +245,7 @@ one (see "nicgen equiv profiles").`,
 	cmd.Flags().StringVar(&profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
 	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge); with --jobs above 1, an array of one record per part")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict, coverage and every part's record as JSON (progress on standard error)")
+	cmd.Flags().StringVar(&broken, "break", "", "run the block's broken variant that breaks this property (the formal proofs' names: docs/formal.md) instead of the block")
 	cmd.Flags().IntVar(&jobs, "jobs", 1, "run the shard as this many parts in parallel (part j of shard i/n is shard i*jobs+j of n*jobs), one Verilated model each")
 	cmd.AddCommand(newEquivMergeCmd(), newEquivProfilesCmd())
 	return cmd
@@ -489,4 +500,29 @@ func partsProgress(w io.Writer, tty bool, block string, n int, total int64) func
 			}
 		}
 	}
+}
+
+// brokenVariant is the mutations of block's broken variant that breaks
+// property name in its formal proofs (the first job that has one).
+func brokenVariant(block, name string) ([]hdlgen.Mutation, error) {
+	b, err := blocks.Lookup(block)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, j := range b.Formal() {
+		if ms, ok := j.Mutants[name]; ok && len(ms) > 0 {
+			return ms, nil
+		}
+		for n, ms := range j.Mutants {
+			if len(ms) > 0 && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s has no broken variant", block)
+	}
+	return nil, fmt.Errorf("%q is not a property of %s with a broken variant (want one of %s)", name, block, strings.Join(names, ", "))
 }

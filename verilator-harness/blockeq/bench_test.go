@@ -84,7 +84,7 @@ func BenchmarkEquivalence(b *testing.B) {
 				start = time.Now()
 				shards := Shard{Index: 0, Count: 1}.Split(2)
 				runs, err := RunShards(context.Background(), blocks.DefaultConfig(), block, "mixed", 1, 2*cycles, shards, 2,
-					harness.BuildOptions{}, func(Shard, uint64) harness.RunOptions { return harness.RunOptions{} })
+					harness.BuildOptions{}, func(Shard, uint64) harness.RunOptions { return harness.RunOptions{} }, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
@@ -74,6 +75,9 @@ type RunRecord struct {
 	// (mixed profile); a campaign of several shards reaches a case when
 	// any shard does (Merge)
 	CoverageMissing []string `json:"coverage_missing,omitempty"`
+	// Broken names the broken variant the run checked instead of the
+	// block (equiv --break): such a record never passes a campaign
+	Broken string `json:"broken,omitempty"`
 }
 
 // Campaign is the merge of the records of one block and profile.
@@ -171,6 +175,10 @@ func Merge(recs []RunRecord) ([]Campaign, error) {
 			}
 			seen[r.Shard.Index] = true
 			c.Cycles += r.Cycles
+			if r.Broken != "" {
+				r.Passed = false
+				r.Error = fmt.Sprintf("a run of the broken variant %q (equiv --break), not of the block", r.Broken)
+			}
 			if !r.Passed {
 				c.Failed = append(c.Failed, r)
 			}
@@ -231,9 +239,10 @@ type ShardRun struct {
 // each), so results and coverage are exactly those of running the shards
 // one after another. opts gives a shard's run options; RunShards sets
 // their Cycles. The error is a failure to set a shard up; a shard's own
-// failure is in its ShardRun.
+// failure is in its ShardRun. muts, when not nil, is a broken variant to
+// run instead of the block (NewBenchBroken).
 func RunShards(ctx context.Context, cfg blocks.Config, block, profile string, seed uint64, cycles int64,
-	shards []Shard, jobs int, bo harness.BuildOptions, opts func(s Shard, seed uint64) harness.RunOptions) ([]ShardRun, error) {
+	shards []Shard, jobs int, bo harness.BuildOptions, opts func(s Shard, seed uint64) harness.RunOptions, muts []hdlgen.Mutation) ([]ShardRun, error) {
 	if jobs < 1 {
 		jobs = 1
 	}
@@ -249,7 +258,7 @@ func RunShards(ctx context.Context, cfg blocks.Config, block, profile string, se
 	}()
 	for i, s := range shards {
 		runs[i] = ShardRun{Shard: s, Seed: s.Seed(seed)}
-		b, err := NewBenchProfile(cfg, block, profile, runs[i].Seed)
+		b, err := NewBenchBroken(cfg, block, profile, runs[i].Seed, muts)
 		if err != nil {
 			return nil, err
 		}

@@ -32,6 +32,13 @@ func NewBench(cfg blocks.Config, block string, seed uint64) (*Bench, error) {
 
 // NewBenchProfile is NewBench with a named stimulus profile.
 func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Bench, error) {
+	return NewBenchBroken(cfg, block, profile, seed, nil)
+}
+
+// NewBenchBroken is NewBenchProfile on the block with the mutations
+// applied (a broken variant, which equivalence must reject): nil is the
+// block itself.
+func NewBenchBroken(cfg blocks.Config, block, profile string, seed uint64, muts []hdlgen.Mutation) (*Bench, error) {
 	if err := checkProfileFor(block, profile); err != nil {
 		return nil, err
 	}
@@ -46,6 +53,9 @@ func NewBenchProfile(cfg blocks.Config, block, profile string, seed uint64) (*Be
 	cfg.Control = false
 	m, err := b.Build(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := hdlgen.Mutate(m, muts...); err != nil {
 		return nil, err
 	}
 	d, err := hdlgen.Elaborate(m)
