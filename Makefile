@@ -43,7 +43,7 @@ check: vet
 # run for seconds: compiling them at -O3 would take longer than running
 # them); nicgen equiv and the benchmarks keep -O3.
 test-go:
-	NICGEN_VERILATOR_OPT=-O1 $(GO) test -count=1 -timeout 30m ./...
+	NICGEN_VERILATOR_OPT=-O1 NICGEN_SLURM=1 $(GO) test -count=1 -timeout 30m ./...
 
 # Formal proofs of the blocks' invariants with Yosys (temporal induction
 # from a zeroed state), lint of the blocks with their invariants, and one

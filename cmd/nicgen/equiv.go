@@ -195,6 +195,9 @@ can fail (its records never pass equiv merge).`,
 					cfgArg = " -c " + path
 				}
 				reproduce = fmt.Sprintf("nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", args[0], cfgArg, profile, seed, cycles, failed.Shard)
+				if broken != "" {
+					reproduce += " --break " + broken
+				}
 			}
 			if asJSON {
 				v := equivOut{Block: args[0], Profile: profile, Equivalent: failed == nil && len(miss) == 0, Cycles: compared,
@@ -305,30 +308,9 @@ shard failed or never reported, naming the shard and its seed.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var recs []blockeq.RunRecord
 			for _, f := range args {
-				b, err := readCapped(f, maxReportBytes)
+				rs, err := readEquivReport(f)
 				if err != nil {
-					return usageErr("%v", err)
-				}
-				// one record, or the array of an equiv --jobs run
-				var rs []blockeq.RunRecord
-				if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '[' {
-					if err := json.Unmarshal(b, &rs); err != nil {
-						return usageErr("%s: not an equiv report (an array, but not of records: %v)", f, jsonProblem(err))
-					}
-				} else {
-					var r blockeq.RunRecord
-					if err := json.Unmarshal(b, &r); err != nil {
-						return usageErr("%s: not an equiv report (want a JSON record or an array of them: %v)", f, jsonProblem(err))
-					}
-					rs = []blockeq.RunRecord{r}
-				}
-				if len(rs) == 0 {
-					return usageErr("%s: not an equiv report (no record)", f)
-				}
-				for _, r := range rs {
-					if r.Block == "" || r.Shard.Count < 1 {
-						return usageErr("%s: not an equiv report (no block or shard)", f)
-					}
+					return err
 				}
 				recs = append(recs, rs...)
 			}
@@ -525,4 +507,35 @@ func brokenVariant(block, name string) ([]hdlgen.Mutation, error) {
 		return nil, fmt.Errorf("%s has no broken variant", block)
 	}
 	return nil, fmt.Errorf("%q is not a property of %s with a broken variant (want one of %s)", name, block, strings.Join(names, ", "))
+}
+
+// readEquivReport reads a record of nicgen equiv --report: one record, or
+// the array of an equiv --jobs run.
+func readEquivReport(f string) ([]blockeq.RunRecord, error) {
+	b, err := readCapped(f, maxReportBytes)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	// one record, or the array of an equiv --jobs run
+	var rs []blockeq.RunRecord
+	if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := json.Unmarshal(b, &rs); err != nil {
+			return nil, usageErr("%s: not an equiv report (an array, but not of records: %v)", f, jsonProblem(err))
+		}
+	} else {
+		var r blockeq.RunRecord
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, usageErr("%s: not an equiv report (want a JSON record or an array of them: %v)", f, jsonProblem(err))
+		}
+		rs = []blockeq.RunRecord{r}
+	}
+	if len(rs) == 0 {
+		return nil, usageErr("%s: not an equiv report (no record)", f)
+	}
+	for _, r := range rs {
+		if r.Block == "" || r.Shard.Count < 1 {
+			return nil, usageErr("%s: not an equiv report (no block or shard)", f)
+		}
+	}
+	return rs, nil
 }

@@ -79,10 +79,8 @@ func newLintCmd() *cobra.Command {
 }
 
 func newSynthCmd() *cobra.Command {
-	var target, path, keep, record string
-	var seeds int
-	var freq float64
-	var asJSON bool
+	var target, path string
+	var run ecp5Run
 	cmd := &cobra.Command{
 		Use:   "synth BLOCK",
 		Short: "Synthesize a block (Yosys) and, for ECP5, place and route it (nextpnr-ecp5) and report Fmax",
@@ -105,8 +103,12 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			default:
 				return usageErr("--target %q: want %s, %s or %s", target, eda.Xilinx, eda.ICE40, eda.ECP5)
 			}
-			if record != "" && eda.Target(target) != eda.ECP5 {
-				return usageErr("--record: for --target ecp5 only")
+			if eda.Target(target) != eda.ECP5 {
+				for _, f := range []string{"record", "report", "first-seed"} {
+					if cmd.Flags().Changed(f) {
+						return usageErr("--%s: for --target ecp5 only", f)
+					}
+				}
 			}
 			gens, err := generateBlocks(r, args, false)
 			if err != nil {
@@ -114,17 +116,17 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 			}
 			g := gens[0]
 			if eda.Target(target) == eda.ECP5 {
-				if freq == 0 {
-					freq = r.Config.ClockMHz
+				if run.freq == 0 {
+					run.freq = r.Config.ClockMHz
 				}
-				return synthECP5(cmd, r.Config, g, freq, seeds, keep, record, asJSON)
+				return synthECP5(cmd, r.Config, g, run)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: synthesis with Yosys (%s)...\n", g.block.Name, target)
 			rep, err := eda.Synth(cmd.Context(), g.top, g.files, eda.Target(target))
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if run.asJSON {
 				o := synthOut{Block: g.block.Name, Target: target, LUTs: rep.LUTs, FFs: rep.FFs, Carry: rep.Carry, DSPs: rep.DSPs, BRAMs: rep.BRAMs, Latches: rep.Latches}
 				if eda.Target(target) == eda.Xilinx {
 					o.LUTLevels = rep.LUTLevels
@@ -145,19 +147,38 @@ path by signal names. It takes 1-5 minutes per seed for a wide block.
 	}
 	addConfigFlag(cmd, &path)
 	cmd.Flags().StringVar(&target, "target", "xilinx", fmt.Sprintf("synthesis flow: %s, %s or %s", eda.Xilinx, eda.ICE40, eda.ECP5))
-	cmd.Flags().IntVar(&seeds, "seeds", 1, "ecp5: placer seeds (1, 2, ...); Fmax is their median")
-	cmd.Flags().Float64Var(&freq, "freq", 0, "ecp5: the frequency nextpnr places for, MHz (default: hardware.clock_mhz)")
-	cmd.Flags().StringVar(&keep, "keep", "", "ecp5: keep the files of the last seed's run in this folder")
-	cmd.Flags().StringVar(&record, "record", "", "ecp5: write the result into this record (the datasheets quote "+measuredFile+" for the Verilog it was measured on)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (ecp5: the seeds' results on standard error as they come, the report as JSON at the end)")
+	cmd.Flags().IntVar(&run.seeds, "seeds", 1, "ecp5: placer seeds (1, 2, ...); Fmax is their median")
+	cmd.Flags().IntVar(&run.first, "first-seed", 1, "ecp5: the first placer seed (seeds first-seed .. first-seed+seeds-1; a campaign's array task runs one)")
+	cmd.Flags().Float64Var(&run.freq, "freq", 0, "ecp5: the frequency nextpnr places for, MHz (default: hardware.clock_mhz)")
+	cmd.Flags().StringVar(&run.keep, "keep", "", "ecp5: keep the files of the last seed's run in this folder")
+	cmd.Flags().StringVar(&run.record, "record", "", "ecp5: write the result into this record (the datasheets quote "+measuredFile+" for the Verilog it was measured on)")
+	cmd.Flags().StringVar(&run.report, "report", "", "ecp5: write the report as JSON to this file (a campaign's record: nicgen campaign merge)")
+	cmd.Flags().BoolVar(&run.asJSON, "json", false, "print JSON (ecp5: the seeds' results on standard error as they come, the report as JSON at the end)")
 	return cmd
 }
 
 // synthECP5 places and routes a block once per seed and prints Fmax (the
 // median), utilisation and the critical path of the median run.
-func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64, seeds int, keep, record string, asJSON bool) error {
+// ecp5Run is how synth --target ecp5 runs: its flags.
+type ecp5Run struct {
+	freq                 float64
+	seeds, first         int
+	keep, record, report string
+	asJSON               bool
+}
+
+func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, run ecp5Run) error {
+	freq, seeds, keep, record, asJSON := run.freq, run.seeds, run.keep, run.record, run.asJSON
 	if seeds < 1 {
 		return usageErr("--seeds %d: at least 1", seeds)
+	}
+	if run.first < 1 {
+		return usageErr("--first-seed %d: at least 1", run.first)
+	}
+	if run.report != "" {
+		if err := checkWritable(run.report); err != nil {
+			return usageErr("--report: %v", err)
+		}
 	}
 	if record != "" {
 		// a record that cannot be read or written fails now, not after
@@ -174,9 +195,9 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		ports = append(ports, eda.Port{Name: p.Name(), Width: p.Width(), Input: p.IsInput()})
 	}
 	var reps []eda.ECP5Report
-	for s := 1; s <= seeds; s++ {
+	for s := run.first; s < run.first+seeds; s++ {
 		o := eda.ECP5Options{FreqMHz: freq, Seed: s}
-		if keep != "" && s == seeds {
+		if keep != "" && s == run.first+seeds-1 {
 			o.KeepDir = keep
 		}
 		rep, err := eda.PlaceRouteECP5(cmd.Context(), g.top, ports, g.files, o)
@@ -209,27 +230,32 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, freq float64,
 		return err
 	}
 	f := med.FmaxMHz
-	var rec ecp5Record
+	rec := ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
+		Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
 	if record != "" {
-		rec = ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
-			Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
 		if err := recordECP5(record, rec); err != nil {
 			return err
 		}
 	}
+	mhz := func(x float64) float64 { return math.Round(x*100) / 100 }
+	seedsMHz := make([]float64, len(perSeed))
+	for i, x := range perSeed {
+		seedsMHz[i] = mhz(x)
+	}
+	o := ecp5Out{Top: g.top, Device: "LFE5U-85F speed 8", ConstraintMHz: freq, FirstSeed: run.first, SeedsMHz: seedsMHz, MedianMHz: mhz(f),
+		MedianSeed: med.Seed, Critical: med.Summary(), Util: map[string]ecp5Use{},
+		Events: ecp5Events{Uniform: lr.uniform, Incast: lr.incast, IncastConns: lr.incastConns, Incast64: lr.incast64, OneConnection: lr.single},
+		Record: record, Digest: rec.Digest}
+	for cell, u := range med.Util {
+		o.Util[cell] = ecp5Use{Used: u[0], Available: u[1]}
+	}
+	if run.report != "" {
+		b, _ := json.MarshalIndent(o, "", "  ")
+		if err := writeAtomic(run.report, append(b, '\n')); err != nil {
+			return err
+		}
+	}
 	if asJSON {
-		mhz := func(x float64) float64 { return math.Round(x*100) / 100 }
-		seedsMHz := make([]float64, len(perSeed))
-		for i, x := range perSeed {
-			seedsMHz[i] = mhz(x)
-		}
-		o := ecp5Out{Top: g.top, Device: "LFE5U-85F speed 8", ConstraintMHz: freq, SeedsMHz: seedsMHz, MedianMHz: mhz(f),
-			MedianSeed: med.Seed, Critical: med.Summary(), Util: map[string]ecp5Use{},
-			Events: ecp5Events{Uniform: lr.uniform, Incast: lr.incast, IncastConns: lr.incastConns, Incast64: lr.incast64, OneConnection: lr.single},
-			Record: record, Digest: rec.Digest}
-		for cell, u := range med.Util {
-			o.Util[cell] = ecp5Use{Used: u[0], Available: u[1]}
-		}
 		return writeJSON(out, o)
 	}
 	fmt.Fprintf(out, "%s: median Fmax %.1f MHz over %d seed(s) at a %.0f MHz constraint\n", g.top, med.FmaxMHz, len(reps), freq)
@@ -248,14 +274,15 @@ type ecp5Out struct {
 	Top           string             `json:"top"`
 	Device        string             `json:"device"`
 	ConstraintMHz float64            `json:"constraint_mhz"`
-	SeedsMHz      []float64          `json:"seeds_mhz"` // Fmax per placer seed, seeds 1, 2, ...
+	FirstSeed     int                `json:"first_seed"`
+	SeedsMHz      []float64          `json:"seeds_mhz"` // Fmax per placer seed, seeds first_seed, first_seed+1, ...
 	MedianMHz     float64            `json:"median_mhz"`
 	MedianSeed    int                `json:"median_seed"`
 	Critical      string             `json:"critical_path"` // of the median seed
 	Util          map[string]ecp5Use `json:"utilisation"`
 	Events        ecp5Events         `json:"events_per_clock"` // golden cycle model
 	Record        string             `json:"record,omitempty"`
-	Digest        string             `json:"verilog_digest,omitempty"`
+	Digest        string             `json:"verilog_digest"`
 }
 
 type ecp5Use struct {

@@ -30,7 +30,7 @@ Verilator, and reports the per-connection state budget of every block.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageErr("%v", err)
 	})
-	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newDiffCmd(),
+	root.AddCommand(newGenerateCmd(), newBudgetCmd(), newLintCmd(), newSynthCmd(), newEquivCmd(), newCampaignCmd(), newDiffCmd(),
 		newVectorsCmd(), newScenarioCmd(), newConfigCmd(), newSimCmd(), newDocCmd(), newCompletionCmd(), newVersionCmd())
 	registerBlockCompletion(root)
 	// an unknown command is a usage error too (cobra's legacyArgs would

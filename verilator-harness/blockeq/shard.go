@@ -176,8 +176,9 @@ func Merge(recs []RunRecord) ([]Campaign, error) {
 			seen[r.Shard.Index] = true
 			c.Cycles += r.Cycles
 			if r.Broken != "" {
+				first, _, _ := strings.Cut(r.Error, "\n")
 				r.Passed = false
-				r.Error = fmt.Sprintf("a run of the broken variant %q (equiv --break), not of the block", r.Broken)
+				r.Error = strings.TrimSpace(fmt.Sprintf("%s (a run of the broken variant %q, equiv --break, not of the block)", first, r.Broken))
 			}
 			if !r.Passed {
 				c.Failed = append(c.Failed, r)
