@@ -41,7 +41,7 @@ type campaignSpec struct {
 }
 
 // campaignEngines are the engines a campaign is written for.
-var campaignEngines = []string{"slurm", "github"}
+var campaignEngines = []string{"slurm", "kubernetes", "github"}
 
 func newCampaignCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -55,6 +55,11 @@ duplicate or foreign records and prints the campaign it vouches for.
   slurm   DIR/tasks.sbatch (a job array), DIR/merge.sbatch and DIR/submit.sh,
           which submits both, the merge after every task (afterany: a task
           that fails is named by the merge, not left pending)
+  kubernetes  DIR/tasks.yaml (an Indexed Job: the completion index is the
+          task), DIR/merge.yaml and DIR/submit.sh (kubectl apply, the merge
+          once the tasks' Job has completed or failed); --image names an
+          image with nicgen at --nicgen, --claim the volume claim that
+          holds DIR, mounted at DIR's path
   github  DIR/workflow.yml, a matrix workflow (a job per task, then the merge)
 
 A task whose record exists is skipped, so a campaign submitted again runs
@@ -70,6 +75,7 @@ sets another, e.g. on a shared file system).`,
 // campaignFlags are the flags every kind shares.
 type campaignFlags struct {
 	path, out, engine, nicgen, partition, timeLimit string
+	k8s                                             k8sFlags
 }
 
 func (f *campaignFlags) add(cmd *cobra.Command) {
@@ -79,6 +85,9 @@ func (f *campaignFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.nicgen, "nicgen", "", "the nicgen the tasks run (default: this binary's absolute path)")
 	cmd.Flags().StringVar(&f.partition, "partition", "", "slurm: the partition (default: the cluster's)")
 	cmd.Flags().StringVar(&f.timeLimit, "time", "", "slurm: each task's time limit (sbatch --time, e.g. 04:00:00)")
+	cmd.Flags().StringVar(&f.k8s.image, "image", "", "kubernetes: the container image the tasks run (with nicgen at --nicgen)")
+	cmd.Flags().StringVar(&f.k8s.claim, "claim", "", "kubernetes: the PersistentVolumeClaim that holds the campaign folder (mounted at its path)")
+	cmd.Flags().IntVar(&f.k8s.parallelism, "parallelism", 10, "kubernetes: tasks running at once")
 }
 
 func newCampaignEquivCmd() *cobra.Command {
@@ -157,6 +166,9 @@ func writeCampaign(cmd *cobra.Command, f campaignFlags, spec campaignSpec) error
 	if strings.ContainsAny(f.partition+f.timeLimit, " \t\n'\"$`\\;") {
 		return usageErr("--partition, --time: a name or a time, without spaces or shell characters")
 	}
+	if f.engine == "kubernetes" && (f.k8s.image == "" || f.k8s.claim == "") {
+		return usageErr("--engine kubernetes: --image (an image with nicgen) and --claim (the volume claim that holds the campaign folder) are required")
+	}
 	r, err := loadConfig(f.path)
 	if err != nil {
 		return err
@@ -193,6 +205,11 @@ func writeCampaign(cmd *cobra.Command, f campaignFlags, spec campaignSpec) error
 	switch f.engine {
 	case "slurm":
 		files["tasks.sbatch"], files["merge.sbatch"], files["submit.sh"] = slurmScripts(spec, dir, f)
+	case "kubernetes":
+		if files["tasks.yaml"], files["merge.yaml"], err = k8sJobs(spec, dir, f.k8s); err != nil {
+			return err
+		}
+		files["submit.sh"] = k8sSubmit(spec, dir)
 	case "github":
 		files["workflow.yml"] = githubWorkflow(spec)
 	}
@@ -217,7 +234,7 @@ func writeCampaign(cmd *cobra.Command, f campaignFlags, spec campaignSpec) error
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "%s campaign of %s: %d tasks, written to %s (%s)\n", spec.Kind, spec.Block, spec.Tasks, f.out, strings.Join(names, ", "))
 	switch f.engine {
-	case "slurm":
+	case "slurm", "kubernetes":
 		fmt.Fprintf(out, "submit: sh %s\nthen:   %s campaign merge %s\n", filepath.Join(f.out, "submit.sh"), nicgen, f.out)
 	case "github":
 		fmt.Fprintf(out, "copy %s into .github/workflows/ of a repository whose runners have nicgen at %s\n", filepath.Join(f.out, "workflow.yml"), nicgen)

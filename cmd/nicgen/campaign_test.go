@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rhysd/actionlint"
+	batchv1 "k8s.io/api/batch/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // The scripts a campaign writes: shell that parses, one array task per
@@ -60,6 +62,44 @@ func TestCampaignScripts(t *testing.T) {
 			t.Errorf("%v: exit %d (%v), want 2", bad, exitCode(err), err)
 		}
 	}
+	// Kubernetes: the manifests decode strictly into the API's Job type
+	k8s := filepath.Join(t.TempDir(), "k8s")
+	if out, err := runCLI(t, "campaign", "equiv", "nscc", "--cycles", "1000000", "--shards", "6", "--jobs", "2", "--parallelism", "4",
+		"--engine", "kubernetes", "--image", "registry.example/nicgen:1", "--claim", "campaigns", "-o", k8s); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var job, merge batchv1.Job
+	for f, j := range map[string]*batchv1.Job{"tasks.yaml": &job, "merge.yaml": &merge} {
+		b, _ := os.ReadFile(filepath.Join(k8s, f))
+		if err := yaml.UnmarshalStrict(b, j); err != nil {
+			t.Fatalf("%s: %v\n%s", f, err, b)
+		}
+	}
+	js := job.Spec
+	if job.Kind != "Job" || job.APIVersion != "batch/v1" || js.CompletionMode == nil || *js.CompletionMode != batchv1.IndexedCompletion ||
+		*js.Completions != 6 || *js.Parallelism != 4 || js.BackoffLimitPerIndex == nil || *js.BackoffLimitPerIndex != 2 || *js.MaxFailedIndexes != 6 {
+		t.Errorf("the tasks' Job: %+v", js)
+	}
+	pod := js.Template.Spec
+	if len(pod.Containers) != 1 || pod.RestartPolicy != "Never" || pod.Containers[0].Image != "registry.example/nicgen:1" ||
+		pod.Containers[0].Resources.Requests.Cpu().String() != "2" || pod.Volumes[0].PersistentVolumeClaim.ClaimName != "campaigns" ||
+		pod.Containers[0].VolumeMounts[0].MountPath != k8s {
+		t.Errorf("the tasks' pod: %+v", pod)
+	}
+	sh := strings.Join(pod.Containers[0].Command, " ")
+	if !strings.Contains(sh, "i=${JOB_COMPLETION_INDEX:?") || !strings.Contains(sh, `--shard "${i}/6"`) {
+		t.Errorf("the index does not select the shard: %s", sh)
+	}
+	if *merge.Spec.BackoffLimit != 0 || !strings.Contains(strings.Join(merge.Spec.Template.Spec.Containers[0].Command, " "), "campaign merge "+k8s) {
+		t.Errorf("the merge Job: %+v", merge.Spec)
+	}
+	if b, err := exec.Command("bash", "-n", filepath.Join(k8s, "submit.sh")).CombinedOutput(); err != nil {
+		t.Errorf("submit.sh does not parse: %v\n%s", err, b)
+	}
+	if _, err := runCLI(t, "campaign", "equiv", "nscc", "--engine", "kubernetes", "-o", k8s+"2"); exitCode(err) != 2 || !strings.Contains(err.Error(), "--image") {
+		t.Errorf("kubernetes without an image: %v", err)
+	}
+
 	// GitHub Actions: the workflow passes actionlint
 	gh := filepath.Join(t.TempDir(), "gh")
 	if out, err := runCLI(t, "campaign", "synth", "reps", "--seeds", "3", "--engine", "github", "-o", gh); err != nil {
