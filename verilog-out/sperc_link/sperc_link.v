@@ -355,12 +355,18 @@ reg  [27:0] s3_e_l0_1_reg;  // stage 3 copy of e_l0_1
 wire [27:0] s3_e_l0_1_next;
 reg  [27:0] s4_e_l1_0_reg;  // stage 4 copy of e_l1_0
 wire [27:0] s4_e_l1_0_next;
+reg  [7:0] s2_round_prev_reg;  // stage 2 copy of round_prev
+wire [7:0] s2_round_prev_next;
 reg  [7:0] s2_round_reg;  // stage 2 copy of round
 wire [7:0] s2_round_next;
 reg  [7:0] s3_round_reg;  // stage 3 copy of round
 wire [7:0] s3_round_next;
 reg  [7:0] s4_round_reg;  // stage 4 copy of round
 wire [7:0] s4_round_next;
+reg  [7:0] s3_round_prev_reg;  // stage 3 copy of round_prev
+wire [7:0] s3_round_prev_next;
+reg  [7:0] s4_round_prev_reg;  // stage 4 copy of round_prev
+wire [7:0] s4_round_prev_next;
 reg  [27:0] s5_max_e_r_reg;  // stage 5 copy of max_e_r
 wire [27:0] s5_max_e_r_next;
 reg  [27:0] s5_max_e2_r_reg;  // stage 5 copy of max_e2_r
@@ -1965,15 +1971,14 @@ wire _s3_e_l0_1_next_0 = s2_p2_reg < s2_p3_reg;
 wire [27:0] e_l0_1 = _s3_e_l0_1_next_0 ? s2_p2_reg : s2_p3_reg;
 wire _s4_e_l1_0_next_0 = s3_e_l0_0_reg < s3_e_l0_1_reg;
 wire [27:0] e_l1_0 = _s4_e_l1_0_next_0 ? s3_e_l0_0_reg : s3_e_l0_1_reg;
+wire [7:0] round_prev = s1_round_reg - 8'd1;
 wire [7:0] cur_round = s4_cur_reg[135:128];
-wire [7:0] round_diff = s4_round_reg - cur_round;
-wire _s5_max_e_r_next_0 = |round_diff;
-wire same_round = ~_s5_max_e_r_next_0;
+wire same_round = s4_round_reg == cur_round;
 wire [27:0] cur_max_e = s4_cur_reg[99:72];
-wire next_round = round_diff == 8'd1;
+wire next_round = s4_round_prev_reg == cur_round;
 wire [27:0] cur_max_e2 = s4_cur_reg[127:100];
-wire [27:0] _s5_max_e_r_next_1 = next_round ? cur_max_e2 : 28'h0;
-wire [27:0] max_e_r = same_round ? cur_max_e : _s5_max_e_r_next_1;
+wire [27:0] _s5_max_e_r_next_0 = next_round ? cur_max_e2 : 28'h0;
+wire [27:0] max_e_r = same_round ? cur_max_e : _s5_max_e_r_next_0;
 wire [27:0] max_e2_r = same_round ? cur_max_e2 : 28'h0;
 wire [43:0] cur_sum_e = s4_cur_reg[43:0];
 wire [44:0] _s5_t_next_0 = {1'd0, cur_sum_e};
@@ -7074,9 +7079,12 @@ assign s2_p3_next = p3;
 assign s3_e_l0_0_next = e_l0_0;
 assign s3_e_l0_1_next = e_l0_1;
 assign s4_e_l1_0_next = e_l1_0;
+assign s2_round_prev_next = round_prev;
 assign s2_round_next = s1_round_reg;
 assign s3_round_next = s2_round_reg;
 assign s4_round_next = s3_round_reg;
+assign s3_round_prev_next = s2_round_prev_reg;
+assign s4_round_prev_next = s3_round_prev_reg;
 assign s5_max_e_r_next = max_e_r;
 assign s5_max_e2_r_next = max_e2_r;
 assign s5_t_next = _s5_t_next_0;
@@ -8233,9 +8241,12 @@ always @(posedge clk) begin
     s3_e_l0_0_reg <= s3_e_l0_0_next;
     s3_e_l0_1_reg <= s3_e_l0_1_next;
     s4_e_l1_0_reg <= s4_e_l1_0_next;
+    s2_round_prev_reg <= s2_round_prev_next;
     s2_round_reg <= s2_round_next;
     s3_round_reg <= s3_round_next;
     s4_round_reg <= s4_round_next;
+    s3_round_prev_reg <= s3_round_prev_next;
+    s4_round_prev_reg <= s4_round_prev_next;
     s5_max_e_r_reg <= s5_max_e_r_next;
     s5_max_e2_r_reg <= s5_max_e2_r_next;
     s5_t_reg <= s5_t_next;
