@@ -192,8 +192,9 @@ func startSlurm(t *testing.T) slurmCluster {
 	sock := filepath.Join(dir, "munge", "sock")
 	conf := filepath.Join(dir, "slurm.conf")
 	p := func(s string) string { return filepath.Join(dir, s) }
+	// the addresses given, so that the host name need not resolve
 	text := fmt.Sprintf(`ClusterName=nicgentest
-SlurmctldHost=%s
+SlurmctldHost=%s(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=%d
@@ -214,7 +215,7 @@ MpiDefault=none
 ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-NodeName=%s CPUs=%d State=UNKNOWN
+NodeName=%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 `, host, freePort(t), freePort(t), sock, p("state"), p("spool"), p("slurmctld.pid"), p("slurmd.pid"), p("log/slurmctld.log"), p("log/slurmd.log"), host, 2)
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
