@@ -40,7 +40,10 @@ type ecp5Record struct {
 const ecp5Header = "# block\tverilog sha256\tconstraint MHz\tFmax per seed MHz\tmedian MHz\tevents/clock uniform\tevents/clock one connection\tcritical path (median seed)"
 
 // verilogDigest identifies a block's Verilog: SHA-256 over its files, by
-// name, in name order (the first 16 hex digits).
+// name, in name order (the first 16 hex digits), without the lines of the
+// files' header comments that name the command and the configuration
+// (hardwareBytes): the same hardware generated from another folder, or
+// from a configuration file of another name, keeps its record.
 func verilogDigest(files map[string][]byte) string {
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -49,10 +52,32 @@ func verilogDigest(files map[string][]byte) string {
 	slices.Sort(names)
 	h := sha256.New()
 	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
-		h.Write(files[n])
+		b := hardwareBytes(files[n])
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(b))
+		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// hardwareBytes is a generated file without the " * Command: " and
+// " * Config: " lines of its leading comment (hdlgen's module header).
+func hardwareBytes(b []byte) []byte {
+	s := string(b)
+	if !strings.HasPrefix(s, "/*\n") {
+		return b
+	}
+	end := strings.Index(s, "\n */\n")
+	if end < 0 {
+		return b
+	}
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(s[:end+1], "\n") {
+		if !strings.HasPrefix(l, " * Command: ") && !strings.HasPrefix(l, " * Config: ") {
+			out.WriteString(l)
+		}
+	}
+	out.WriteString(s[end+1:])
+	return []byte(out.String())
 }
 
 func (r ecp5Record) line() string {
