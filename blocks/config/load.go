@@ -266,6 +266,15 @@ type Resolved struct {
 	Embedded bool          // the embedded default
 	SHA256   string        // of the file's bytes
 	Sections []Section     // in the order `nicgen config show` prints them
+	blockPos map[string]Pos
+}
+
+// BlockPos is the position of a block's section label, for the errors of
+// the commands that build it; ok is false for a block the file does not
+// name (the embedded default's blocks have the default file's positions).
+func (r *Resolved) BlockPos(block string) (Pos, bool) {
+	p, ok := r.blockPos[block]
+	return p, ok
 }
 
 // Has reports whether the build includes a block.

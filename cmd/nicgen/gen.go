@@ -107,6 +107,9 @@ func generateBlocks(r *config.Resolved, names []string, locators bool) ([]genera
 			d, err = b.Elaborate(r.Config)
 		}
 		if err != nil {
+			if pos, ok := r.BlockPos(b.Name); ok {
+				return nil, fmt.Errorf("%s: block %q cannot be built:\n%w", pos, b.Name, err)
+			}
 			return nil, fmt.Errorf("block %s:\n%w", b.Name, err)
 		}
 		files := hdlgen.Emit(d, hdlgen.EmitOptions{
