@@ -103,7 +103,8 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 
 func newBudgetCmd() *cobra.Command {
 	var asJSON, asMarkdown bool
-	var path, compare, exploreBlock, svgPath string
+	var path, compare, exploreBlock string
+	var pl plotFlags
 	var selectID int
 	cmd := &cobra.Command{
 		Use:   "budget [block...]",
@@ -119,10 +120,10 @@ gives one.`,
 				return err
 			}
 			if exploreBlock != "" {
-				return runExplore(cmd, r, exploreBlock, args, asJSON, svgPath, selectID)
+				return runExplore(cmd, r, exploreBlock, args, asJSON, pl, selectID)
 			}
-			if svgPath != "" || selectID != 0 {
-				return usageErr("--svg and --select go with --explore BLOCK")
+			if pl.any() || selectID != 0 {
+				return usageErr("--svg, --png and --select go with --explore BLOCK")
 			}
 			bs, err := budgets(r, args)
 			if err != nil {
@@ -158,7 +159,7 @@ gives one.`,
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print Markdown tables")
 	cmd.Flags().StringVar(&compare, "compare", "", "compare with the budgets of a second configuration FILE, field by field")
 	cmd.Flags().StringVar(&exploreBlock, "explore", "", "sweep the widths and units of BLOCK's state fields (smartt, nscc, reps): bits, SRAM, block RAMs and the error against the float64 reference per point")
-	cmd.Flags().StringVar(&svgPath, "svg", "", "with --explore: write the bits-against-error plot, Pareto front marked, to FILE")
+	pl.add(cmd, "with --explore: draw the bits-against-error plot, Pareto front marked, to this EXT file")
 	cmd.Flags().IntVar(&selectID, "select", 0, "with --explore: print the HCL that selects point ID")
 	addConfigFlag(cmd, &path)
 	return cmd

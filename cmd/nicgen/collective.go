@@ -12,7 +12,8 @@ import (
 func newCollectiveCmd() *cobra.Command {
 	st := collective.DefaultStudy()
 	var initiators []uint
-	var controls, svg string
+	var controls string
+	var pl plotFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "collective",
@@ -71,8 +72,8 @@ the same bytes.`,
 			}
 			w := cmd.OutOrStdout()
 			var plots []string
-			if svg != "" {
-				if plots, err = res.WriteSVGs(svg); err != nil {
+			if pl.any() {
+				if plots, err = writePlots(pl, res.Plots()); err != nil {
 					return fmt.Errorf("collective: %w", err)
 				}
 			}
@@ -97,6 +98,6 @@ the same bytes.`,
 	f.IntVar(&st.Base.Hops, "hops", st.Base.Hops, "switches on a path (latency only; 3: the thesis's two-level tree)")
 	f.IntVar(&st.Base.BufferFlits, "buffer", st.Base.BufferFlits, "flits of each output port's request VC")
 	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
-	f.StringVar(&svg, "svg", "", "draw PREFIX-bandwidth.svg, PREFIX-latency.svg and PREFIX-watermark.svg (atomically)")
+	pl.add(cmd, "draw PREFIX-bandwidth.EXT, PREFIX-latency.EXT and PREFIX-watermark.EXT (atomically)")
 	return cmd
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -15,7 +13,8 @@ import (
 func newConvergenceCmd() *cobra.Command {
 	var flows int
 	var staggerUs, durationUs, binUs, gbps float64
-	var control, svg string
+	var control string
+	var pl plotFlags
 	var asJSON bool
 	def := snyder.DefaultBottleneck()
 	cmd := &cobra.Command{
@@ -86,17 +85,15 @@ all runs the four, both the two references.`,
 			}
 			w := cmd.OutOrStdout()
 			var plots []string
-			if svg != "" {
+			if pl.any() {
+				var charts []netsim.Plot
 				for _, r := range rows {
-					var buf bytes.Buffer
-					if err := snyder.JainChart(r.Runs, r.Control, b).WriteSVG(&buf); err != nil {
-						return err
-					}
-					name := strings.TrimSuffix(svg, ".svg") + "-" + r.Control + ".svg"
-					if err := netsim.WriteFileAtomic(name, buf.Bytes()); err != nil {
-						return fmt.Errorf("convergence: %w", err)
-					}
-					plots = append(plots, name)
+					c := snyder.JainChart(r.Runs, r.Control, b)
+					charts = append(charts, netsim.Plot{Name: r.Control, Lines: &c})
+				}
+				var err error
+				if plots, err = writePlots(pl, charts); err != nil {
+					return fmt.Errorf("convergence: %w", err)
 				}
 			}
 			if asJSON {
@@ -132,6 +129,6 @@ all runs the four, both the two references.`,
 	f.Float64Var(&gbps, "gbps", def.LinkGbps, "link rate")
 	f.StringVar(&control, "control", "all", "swift, swift-block, hpcc, hpcc-block, both (swift and hpcc) or all")
 	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
-	f.StringVar(&svg, "svg", "", "draw Jain's index over time to PREFIX-CONTROL.svg per control (atomically)")
+	pl.add(cmd, "draw Jain's index over time to PREFIX-CONTROL.EXT per control (atomically)")
 	return cmd
 }

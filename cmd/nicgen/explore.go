@@ -16,6 +16,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/blocks/reps"
 	"github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/plot"
 	"github.com/nicgen/nicgen/golden/netsim"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
@@ -429,66 +430,28 @@ func holds(ok bool) string {
 	return "BREAKS"
 }
 
-// exploreSVG plots bits per connection against the worst incast change,
+// explorePlot is bits per connection against the worst incast change:
 // the Pareto front joined, the default ringed and the 1 % bound dashed.
-func exploreSVG(r *exploreResult) []byte {
-	const W, H, L, R, T, B = 720.0, 440.0, 70.0, 20.0, 40.0, 50.0
-	minB, maxB := r.Points[0].Bits, r.Points[len(r.Points)-1].Bits
-	maxE := 2 * incastBound
-	for _, p := range r.Points {
-		if p.Error != nil {
-			maxE = max(maxE, p.Error.WorstIncast)
-		}
+func explorePlot(r *exploreResult) plot.Scatter {
+	s := plot.Scatter{
+		Title:     fmt.Sprintf("%s: bits per connection against the 8:1 incast completion change from float64 (%d points)", r.Block, len(r.Points)),
+		XLabel:    "state per connection (bits)",
+		YLabel:    "worst 8:1 incast completion change from float64 (%)",
+		FrontName: "Pareto front",
+		RingName:  "default",
+		Bound:     &netsim.Ref{Name: fmt.Sprintf("bound: %g %%", 100*incastBound), Y: 100 * incastBound},
 	}
-	maxE = math.Ceil(maxE*200) / 200
-	x := func(bits int) float64 {
-		if maxB == minB {
-			return L + (W-L-R)/2
-		}
-		return L + (W-L-R)*float64(bits-minB)/float64(maxB-minB)
-	}
-	y := func(e float64) float64 { return H - B - (H-T-B)*e/maxE }
-	var b strings.Builder
-	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H)
-	fmt.Fprintf(&b, "<rect width=\"%g\" height=\"%g\" fill=\"white\"/>\n", W, H)
-	fmt.Fprintf(&b, "<text x=\"%g\" y=\"22\" font-size=\"14\">%s: bits per connection against the 8:1 incast completion change from float64 (%d points)</text>\n", L, r.Block, len(r.Points))
-	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n", L, H-B, W-R, H-B)
-	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"black\"/>\n", L, T, L, H-B)
-	for i := 0; i <= 4; i++ {
-		e := maxE * float64(i) / 4
-		fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"end\">%.2f%%</text>\n", L-6, y(e)+4, 100*e)
-		bits := minB + (maxB-minB)*i/4
-		fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%d</text>\n", x(bits), H-B+18, bits)
-	}
-	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">bits per connection</text>\n", (L+W-R)/2, H-12)
-	fmt.Fprintf(&b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"gray\" stroke-dasharray=\"6,4\"/>\n", L, y(incastBound), W-R, y(incastBound))
-	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" fill=\"gray\" text-anchor=\"end\">bound: 1%%</text>\n", W-R, y(incastBound)-4)
-	var front []string
 	for _, p := range r.Points {
 		e := 0.0
 		if p.Error != nil {
 			e = p.Error.WorstIncast
 		}
-		color := "#888"
-		if p.Pareto {
-			color = "#c00"
-			front = append(front, fmt.Sprintf("%.1f,%.1f", x(p.Bits), y(e)))
-		}
-		fmt.Fprintf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>#%d %s: %d bits, %.2f%%</title></circle>\n", x(p.Bits), y(e), color, p.ID, settingsKey(p.Settings), p.Bits, 100*e)
-		if p.Default {
-			fmt.Fprintf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#06c\" stroke-width=\"2\"/>\n", x(p.Bits), y(e))
-			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#06c\">default</text>\n", x(p.Bits)+9, y(e)-8)
-		}
+		s.Points = append(s.Points, plot.ScatterPoint{X: float64(p.Bits), Y: 100 * e, Front: p.Pareto, Ring: p.Default})
 	}
-	if len(front) > 1 {
-		fmt.Fprintf(&b, "<polyline points=\"%s\" fill=\"none\" stroke=\"#c00\"/>\n", strings.Join(front, " "))
-	}
-	fmt.Fprintf(&b, "<text x=\"%g\" y=\"%g\" fill=\"#c00\">Pareto front</text>\n", W-R-90, T+14)
-	b.WriteString("</svg>\n")
-	return []byte(b.String())
+	return s
 }
 
-func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []string, asJSON bool, svgPath string, selectID int) error {
+func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []string, asJSON bool, pl plotFlags, selectID int) error {
 	if len(args) > 0 {
 		return usageErr("--explore takes its block as its value; drop the arguments %v", args)
 	}
@@ -498,10 +461,8 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 		}
 		return usageErr("--explore: block %q is not in the configuration", block)
 	}
-	if svgPath != "" {
-		if err := checkWritable(svgPath); err != nil {
-			return usageErr("--svg: %v", err)
-		}
+	if err := pl.check(); err != nil {
+		return err
 	}
 	res, err := explore(r.Config, block, cmd.ErrOrStderr(), selectID == 0)
 	if err != nil {
@@ -517,12 +478,18 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 		_, err := io.WriteString(cmd.OutOrStdout(), selectSection(r, block, res.Points[selectID-1]))
 		return err
 	}
-	if svgPath != "" {
+	if pl.any() {
 		if res.Points[0].Error == nil {
-			return usageErr("--svg: %s has no float64 reference, so no error to plot", block)
+			return usageErr("--%s: %s has no float64 reference, so no error to plot", pl.outputs()[0].f, block)
 		}
-		if err := writeAtomic(svgPath, exploreSVG(res)); err != nil {
-			return err
+		for _, x := range pl.outputs() {
+			data, err := plot.Points(explorePlot(res), x.f)
+			if err != nil {
+				return err
+			}
+			if err := writeAtomic(x.path, data); err != nil {
+				return err
+			}
 		}
 	}
 	if asJSON {

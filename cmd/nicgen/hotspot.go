@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +12,8 @@ import (
 )
 
 func newHotspotCmd() *cobra.Command {
-	var path, svg string
+	var path string
+	var pl plotFlags
 	var o hotspotFlags
 	def := hotspot.Default(hotspot.SRP)
 	cmd := &cobra.Command{
@@ -35,9 +35,9 @@ parameters (n_min, n_max, epsilon, TTW and its mode, the ECN IPD+, IPD-, t-
 and ceiling, widths) come from the configuration's srp_tx, srp_rx, srp_ttw
 and ecn_ipd blocks; the network is S2's (2048-bit packets, 26 ns routers,
 32 ns channels, 16-packet buffers per VC), so tau_p is 204.8 ns whatever the
-configuration's network section says. --svg PREFIX draws the hot spot's
-throughput, the victims' throughput and their latency over time to
-PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
+configuration's network section says. --svg PREFIX (or --png PREFIX) draws
+the hot spot's throughput, the victims' throughput and their latency over
+time to PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 		Example: "  nicgen scenario hotspot\n" +
 			"  nicgen scenario hotspot --senders 20 --load 0.6 --svg build/hotspot\n" +
 			"  nicgen scenario hotspot -c docs/examples/100g.hcl --check",
@@ -87,9 +87,9 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			}
 			w := cmd.OutOrStdout()
 			var svgs []string
-			if svg != "" {
+			if pl.any() {
 				title := fmt.Sprintf("%d:1 hot spot, %d victims at %.0f%% load, %v Gb/s (%s)", cfg.HotspotSenders, st.Runs[0].Victims, 100*cfg.VictimLoad, cfg.LinkGbps, r.Config.Name)
-				if svgs, err = hotspot.WriteSVGs(st.Runs, title, strings.TrimSuffix(svg, ".svg")); err != nil {
+				if svgs, err = writePlots(pl, hotspot.Plots(st.Runs, title)); err != nil {
 					return fmt.Errorf("hotspot: %w", err)
 				}
 			}
@@ -132,7 +132,7 @@ PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 	f.Float64Var(&o.warmupUs, "warmup", def.WarmupNs/1000, "statistics start here, µs")
 	f.Float64Var(&o.binUs, "bin", def.BinNs/1000, "width of a plotted time bin, µs")
 	f.Uint64Var(&o.seed, "seed", def.Seed, "seed of the senders' draw, the victims' traffic and the up-port choices")
-	f.StringVar(&svg, "svg", "", "write three SVG plots to PREFIX-throughput.svg, PREFIX-victims.svg, PREFIX-latency.svg (atomically)")
+	pl.add(cmd, "draw three plots to PREFIX-throughput.EXT, PREFIX-victims.EXT, PREFIX-latency.EXT (atomically)")
 	f.BoolVar(&o.asJSON, "json", false, "print the runs and the claims as JSON")
 	f.BoolVar(&o.mustHold, "check", false, "exit 1 when a claim does not hold")
 	return cmd

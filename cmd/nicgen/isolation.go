@@ -11,7 +11,8 @@ import (
 
 func newIsolationCmd() *cobra.Command {
 	def := isolation.DefaultConfig()
-	var ccs, attacks, svg string
+	var ccs, attacks string
+	var pl plotFlags
 	var asJSON bool
 	cfg := def
 	cmd := &cobra.Command{
@@ -58,8 +59,8 @@ The same flags print the same bytes.`,
 			}
 			w := cmd.OutOrStdout()
 			var plots []string
-			if svg != "" {
-				if plots, err = res.WriteSVGs(svg); err != nil {
+			if pl.any() {
+				if plots, err = writePlots(pl, res.Plots()); err != nil {
 					return fmt.Errorf("isolation: %w", err)
 				}
 			}
@@ -86,7 +87,7 @@ The same flags print the same bytes.`,
 	f.Float64Var(&cfg.VulnerableBelow, "vulnerable-below", def.VulnerableBelow, "an attack is vulnerable when the victim's share is below this (0.5 is fair)")
 	f.Uint64Var(&cfg.Seed, "seed", def.Seed, "seed of the ECN marking draws")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	f.StringVar(&svg, "svg", "", "draw bar charts of the victim's share and slowdown to PREFIX-share.svg and PREFIX-slowdown.svg (atomically)")
+	pl.add(cmd, "draw bar charts of the victim's share and slowdown to PREFIX-share.EXT and PREFIX-slowdown.EXT (atomically)")
 	return cmd
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -39,7 +38,8 @@ recorded traces. Each subcommand's help gives its flags and what it prints.`,
 
 func newIncastCmd() *cobra.Command {
 	var senders int
-	var variant, size, svg, path string
+	var variant, size, path string
+	var pl plotFlags
 	var seed uint64
 	var float, asJSON bool
 	var clockMHz float64
@@ -59,8 +59,8 @@ options) instead of the papers' setting.
 It prints the completion time of the whole incast against the ideal (total
 bytes at link rate), Jain's fairness index of the per-sender throughputs, the
 peak queue, trims and ECN marks, and one line per sender. The same flags and
-seed always print the same numbers. --svg draws every sender's window over
-time.`,
+seed always print the same numbers. --svg FILE and --png FILE draw every
+sender's window over time.`,
 		Example: "  nicgen scenario incast --senders 8 --variant nscc --size 8MiB\n" +
 			"  nicgen scenario incast --variant smartt --size 1MiB --svg build/incast.svg\n" +
 			"  nicgen scenario incast --size 256KiB --float\n" +
@@ -134,7 +134,7 @@ time.`,
 			cfg.Senders = senders
 			cfg.MessageBytes = msg
 			cfg.Seed = seed
-			cfg.RecordCwnd = svg != ""
+			cfg.RecordCwnd = pl.any()
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
 			}
@@ -181,14 +181,11 @@ time.`,
 				eng = &engineOut{ClockMHz: clockMHz, Shell: engineShell(up), EngineStats: netsim.EngineTotals(clocked)}
 			}
 			w := cmd.OutOrStdout()
-			if svg != "" {
+			var plots []string
+			if pl.any() {
 				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", name, senders, netsim.FormatBytes(msg),
 					p.Network.LinkGbps, p.Network.BrttNs, r.Config.Name, model)
-				var b bytes.Buffer
-				if err := netsim.CwndChart(res, title).WriteSVG(&b); err != nil {
-					return fmt.Errorf("incast: %w", err)
-				}
-				if err := writeAtomic(svg, b.Bytes()); err != nil {
+				if plots, err = writeChart(pl, netsim.CwndChart(res, title)); err != nil {
 					return fmt.Errorf("incast: %w", err)
 				}
 			}
@@ -196,7 +193,7 @@ time.`,
 				out := scenarioOut{Variant: variant, Model: model, NotModelled: shell, Senders: senders, MessageBytes: msg,
 					LinkGbps: p.Network.LinkGbps, BaseRTTNs: int64(p.Network.BrttNs), CompletionUs: res.CompletionNs / 1000,
 					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
-					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: svg}
+					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: pl.svg, PNG: pl.png}
 				if engine {
 					out.Entropies = &ents
 				}
@@ -217,8 +214,8 @@ time.`,
 				fmt.Fprintf(w, "engine       %s at %v MHz: feedback applied %.1f ns after arrival (mean; max %.1f), %d events in %d window updates; input FIFO at most %d events; a send's entropy out %.1f ns after its decision (max)\n",
 					eng.Shell, eng.ClockMHz, eng.FeedbackMeanNs, eng.FeedbackMaxNs, eng.Feedback, eng.Updates, eng.MaxFIFO, eng.SendWaitMaxNs)
 			}
-			if svg != "" {
-				fmt.Fprintf(w, "cwnd trajectories -> %s\n", svg)
+			for _, f := range plots {
+				fmt.Fprintf(w, "cwnd trajectories -> %s\n", f)
 			}
 			return nil
 		},
@@ -229,7 +226,7 @@ time.`,
 	cmd.Flags().StringVar(&variant, "variant", "nscc", "congestion control: nscc (S1, UEC NSCC), smartt (S0), or uet_cc (the configuration's window controller and load balancer in one engine, which also chooses every packet's entropy)")
 	cmd.Flags().StringVar(&size, "size", "8MiB", "message per sender: bytes, or a number with KiB, MiB, GiB, KB, MB, GB")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the RED marking and switch arbitration draws")
-	cmd.Flags().StringVar(&svg, "svg", "", "write every sender's cwnd over time to this SVG file (atomically)")
+	pl.add(cmd, "draw every sender's cwnd over time to this EXT file (atomically)")
 	cmd.Flags().BoolVar(&float, "float", false, "run the float64 reference models instead of the fixed-point ones")
 	cmd.Flags().Float64Var(&clockMHz, "clock-mhz", 0, "with --variant uet_cc: run every sender's engine at cycle level at this clock (MHz), its golden cycle model in the loop (shell, merge slots, split send path); 0 applies every event at once")
 	return cmd
@@ -332,6 +329,7 @@ type scenarioOut struct {
 	Trims          int64   `json:"trims"`
 	Marks          int64   `json:"marks"`
 	SVG            string  `json:"svg,omitempty"`
+	PNG            string  `json:"png,omitempty"`
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
 	// Engine is the clocked engines' account (--clock-mhz).

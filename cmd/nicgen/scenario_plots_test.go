@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/xml"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +11,8 @@ import (
 )
 
 // scenario hotspot and convergence draw their plots as well-formed SVG
-// files, one line per run, named from the prefix, and name them.
+// files (and PNG files with --png), one line per run, named from the
+// prefix, and name them.
 func TestScenarioPlots(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -18,8 +21,8 @@ func TestScenarioPlots(t *testing.T) {
 		files []string
 		lines []string
 	}{
-		{[]string{"scenario", "hotspot", "--duration", "100", "--warmup", "20", "--svg", filepath.Join(dir, "hs")},
-			[]string{"hs-throughput.svg", "hs-victims.svg", "hs-latency.svg"}, []string{"none", "ecn", "srp", "none (no hot spot)", "srp (no hot spot)"}},
+		{[]string{"scenario", "hotspot", "--duration", "100", "--warmup", "20", "--svg", filepath.Join(dir, "hs"), "--png", filepath.Join(dir, "hs.png")},
+			[]string{"hs-throughput.svg", "hs-victims.svg", "hs-latency.svg", "hs-throughput.png", "hs-victims.png", "hs-latency.png"}, []string{"none", "ecn", "srp", "none (no hot spot)", "srp (no hot spot)"}},
 		{[]string{"scenario", "convergence", "--flows", "4", "--duration", "600", "--svg", filepath.Join(dir, "cv.svg")},
 			[]string{"cv-swift.svg", "cv-swift-block.svg", "cv-hpcc.svg", "cv-hpcc-block.svg"}, []string{"plain", "vai", "sf", "vai+sf"}},
 	} {
@@ -35,6 +38,12 @@ func TestScenarioPlots(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(f, ".png") {
+				if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+					t.Errorf("%s is not a PNG: %v", f, err)
+				}
+				continue
 			}
 			var doc struct {
 				XMLName xml.Name

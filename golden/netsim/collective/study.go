@@ -162,31 +162,15 @@ func (r *StudyResult) Charts() (bw, lat netsim.BarChart, wm netsim.Chart) {
 	return bw, lat, wm
 }
 
-// WriteSVGs draws the charts to PREFIX-bandwidth.svg, PREFIX-latency.svg
-// and PREFIX-watermark.svg (a trailing .svg of prefix is dropped), each
-// through a temporary file and a rename, and returns their names.
-func (r *StudyResult) WriteSVGs(prefix string) ([]string, error) {
-	prefix = strings.TrimSuffix(prefix, ".svg")
+// Plots are the charts as the commands write them: bandwidth, latency and,
+// when a run has watermarks, watermark.
+func (r *StudyResult) Plots() []netsim.Plot {
 	bw, lat, wm := r.Charts()
-	var names []string
-	for _, c := range []struct {
-		suffix string
-		draw   func(io.Writer) error
-	}{{"-bandwidth.svg", bw.WriteSVG}, {"-latency.svg", lat.WriteSVG}, {"-watermark.svg", wm.WriteSVG}} {
-		if c.suffix == "-watermark.svg" && len(wm.Series) == 0 {
-			continue
-		}
-		var b bytes.Buffer
-		if err := c.draw(&b); err != nil {
-			return nil, err
-		}
-		name := prefix + c.suffix
-		if err := netsim.WriteFileAtomic(name, b.Bytes()); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
+	out := []netsim.Plot{{Name: "bandwidth", Bars: &bw}, {Name: "latency", Bars: &lat}}
+	if len(wm.Series) > 0 {
+		out = append(out, netsim.Plot{Name: "watermark", Lines: &wm})
 	}
-	return names, nil
+	return out
 }
 
 // Find is the run of n initiators under ctl, or nil.

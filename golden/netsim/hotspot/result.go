@@ -1,7 +1,6 @@
 package hotspot
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -201,20 +200,13 @@ func Charts(rs []*Result, title string) []netsim.Chart {
 	}
 }
 
-// WriteSVGs draws Charts to path-throughput.svg, path-victims.svg and
-// path-latency.svg (path without its .svg), each atomically.
-func WriteSVGs(rs []*Result, title, path string) ([]string, error) {
-	var names []string
+// Plots are Charts as the commands write them: throughput, victims and
+// latency.
+func Plots(rs []*Result, title string) []netsim.Plot {
+	var out []netsim.Plot
 	for i, c := range Charts(rs, title) {
-		var b bytes.Buffer
-		if err := c.WriteSVG(&b); err != nil {
-			return nil, err
-		}
-		name := path + "-" + []string{"throughput", "victims", "latency"}[i] + ".svg"
-		if err := netsim.WriteFileAtomic(name, b.Bytes()); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
+		c := c
+		out = append(out, netsim.Plot{Name: []string{"throughput", "victims", "latency"}[i], Lines: &c})
 	}
-	return names, nil
+	return out
 }

@@ -1,7 +1,6 @@
 package isolation
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -255,26 +254,8 @@ func (r *Result) Charts() (share, slowdown netsim.BarChart) {
 	return share, slowdown
 }
 
-// WriteSVGs draws the two charts to PREFIX-share.svg and
-// PREFIX-slowdown.svg (a trailing .svg of prefix is dropped), atomically,
-// and returns their names.
-func (r *Result) WriteSVGs(prefix string) ([]string, error) {
-	prefix = strings.TrimSuffix(prefix, ".svg")
+// Plots are the charts as the commands write them: share and slowdown.
+func (r *Result) Plots() []netsim.Plot {
 	share, slow := r.Charts()
-	var names []string
-	for _, c := range []struct {
-		suffix string
-		chart  netsim.BarChart
-	}{{"-share.svg", share}, {"-slowdown.svg", slow}} {
-		var b bytes.Buffer
-		if err := c.chart.WriteSVG(&b); err != nil {
-			return nil, err
-		}
-		name := prefix + c.suffix
-		if err := netsim.WriteFileAtomic(name, b.Bytes()); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
-	}
-	return names, nil
+	return []netsim.Plot{{Name: "share", Bars: &share}, {Name: "slowdown", Bars: &slow}}
 }
