@@ -76,7 +76,8 @@ include cocotb/Makefile.inc
 # for minutes each, which CI's time does not allow); `make cocotb
 # cocotb-selftest` runs every block under both. The integration examples
 # (docs/integration.md) run under Verilator, nscc's control wrapper
-# (docs/control.md) under Icarus (25 s); `make cocotb-control` runs the
+# (docs/control.md) under Icarus (25 s), with its selftest (a header with
+# a wrong ID value must fail); `make cocotb-control` runs the
 # wrappers of docs/examples/control.hcl (cocotb/Makefile.inc says why
 # under Icarus only).
 COCOTB_JOBS        ?= 2
@@ -84,4 +85,4 @@ COCOTB_TEST_ICARUS ?= reps_conf srp_ttw
 COCOTB_TEST_RUNS   := $(COCOTB_BLOCKS:%=cocotb-verilator-%) $(patsubst %,cocotb-icarus-%,$(filter $(COCOTB_TEST_ICARUS),$(COCOTB_BLOCKS)))
 test-cocotb:
 	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS) $(COCOTB_EXAMPLES:%=cocotb-verilator-example-%) cocotb-icarus-control-nscc
-	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS:cocotb-%=cocotb-selftest-%)
+	$(MAKE) -j$(COCOTB_JOBS) $(COCOTB_TEST_RUNS:cocotb-%=cocotb-selftest-%) cocotb-selftest-icarus-control-nscc

@@ -14,6 +14,10 @@ Two mutants, each the first --events events of the file:
     credits C to L+1 and C+1 (one more stage, one more cycle and one more
     event in flight); the latency_isolated test must report that event 0's
     result came after L cycles, not the L+1 the deeper shell gives.
+With --control, the wrapper's bench (cocotb/control) instead: a copy of
+the block's generated folder whose C header says the ID register holds
+another value; the control_interface test must report the ID it read
+against the header's.
 The copies and the runs' results go to build/cocotb-selftest/; the design
 is the real run's build (build/cocotb/<block>-<sim>, built there if it is
 not yet), as the point is that this very testbench can fail. Exit status 0 means the testbench reported both
@@ -22,6 +26,8 @@ failures it had to; 1 means it missed one (or failed for another reason).
 
 import argparse
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +104,37 @@ def run_mutant(args, vectors, testcase, build, want):
     return False
 
 
+def control_selftest(args, build):
+    """The wrapper's bench against a header whose ID_VALUE is off by one:
+    control_interface must fail, naming the ID it read and the header's."""
+    rtl = Path(args.rtl or ROOT / "verilog-out").resolve()
+    dst = build / f"{args.block}-{args.sim}-control-rtl"
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(rtl / args.block, dst / args.block)
+    header = dst / args.block / f"{args.block}_ctl.h"
+    text = header.read_text()
+    m = re.search(r"(#define\s+\w+_CTL_ID_VALUE\s+)0x([0-9A-Fa-f]+)u", text)
+    if not m:
+        print(f"FAIL: {header} has no ID_VALUE")
+        return False
+    old = int(m.group(2), 16)
+    new = old ^ 1
+    header.write_text(text[:m.start()] + f"{m.group(1)}0x{new:08X}u" + text[m.end():])
+    print(f"selftest {args.block}_ctl under {args.sim}: header ID_VALUE {old:#010x} -> {new:#010x}", flush=True)
+    cmd = [sys.executable, str(COCOTB_DIR / "run.py"), "--sim", args.sim, "--block", args.block, "--control",
+           "--rtl", str(dst), "--testcase", "control_interface", "--build-dir", str(build / "control-build"),
+           "--test-dir", str(build / f"{args.block}-{args.sim}-control")]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    out = run.stdout + run.stderr
+    want = f"register ID reads {old:#010x}, the header says {new:#010x}"
+    if run.returncode == 1 and want in out:
+        print(f"PASS: the {args.block}_ctl bench under {args.sim} reported: {want}")
+        return True
+    print(out[-6000:])
+    print(f"FAIL: the {args.block}_ctl bench under {args.sim}: exit status {run.returncode}; wanted 1 and {want!r}")
+    return False
+
+
 def default_field(src):
     """The first result field that is neither an echo (conn, kind) nor error."""
     with open(src) as f:
@@ -110,7 +147,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", required=True, choices=("icarus", "verilator"))
     ap.add_argument("--block", required=True)
-    ap.add_argument("--vectors", required=True, help="a vector file from `nicgen vectors BLOCK`")
+    ap.add_argument("--vectors", help="a vector file from `nicgen vectors BLOCK` (not with --control)")
+    ap.add_argument("--control", action="store_true",
+                    help="the control wrapper's bench against a mutated C header (--rtl generated with hardware.control = true)")
     ap.add_argument("--event", type=int, default=700,
                     help="mutate the first event from this index on whose result is not an error (default 700)")
     ap.add_argument("--field", help="result field to mutate (default: cwnd for SMaRTT, ev for REPS)")
@@ -118,9 +157,13 @@ def main():
     ap.add_argument("--rtl", help="folder of the generated blocks (run.py --rtl; default run.py's)")
     args = ap.parse_args()
 
+    build = ROOT / "build" / "cocotb-selftest"
+    if args.control:
+        return 0 if control_selftest(args, build) else 1
+    if not args.vectors:
+        ap.error("--vectors is required without --control")
     src = Path(args.vectors)
     field = args.field or default_field(src)
-    build = ROOT / "build" / "cocotb-selftest"
     ok = True
 
     dst = build / f"{args.block}-{args.sim}-mutant.jsonl"

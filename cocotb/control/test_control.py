@@ -318,7 +318,8 @@ async def control_interface(dut):
     evs = b.random_events(400, b.rng.sample(range(num_conn), 8))
     s.results.clear()
     s.queue.extend(evs)
-    assert await b.read("ID") == b.d("ID_VALUE")
+    got = await b.read("ID")
+    assert got == b.d("ID_VALUE"), f"register ID reads {got:#010x}, the header says {b.d('ID_VALUE'):#010x}"
     assert await b.read("WORD_BITS") == b.d("WORD_BITS")
     assert await b.read("NUM_CONN") == num_conn
     assert await b.read("COUNTERS") == b.d("NUM_COUNTERS")
