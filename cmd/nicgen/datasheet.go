@@ -70,6 +70,13 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "Latency and throughput are measured on the golden cycle model (bursts of %d events, to one connection and to connections in turn, result always ready), which `nicgen equiv %s` proves equal to the RTL cycle by cycle. Whether the block closes timing at the configured clock is measured by place and route, not assumed: `nicgen synth %s --target ecp5`; the default configuration's figures are in docs/benchmarks.md.\n\n", t.burst, name, name)
 
+	ct, err := cycleContract(r.Config, name, t)
+	if err != nil {
+		return nil, fmt.Errorf("datasheet of %s: %w", name, err)
+	}
+	b.WriteString("## Cycle contract\n\n")
+	fmt.Fprintf(&b, "The ports cycle by cycle on the golden cycle model, as [WaveDrom](https://wavedrom.com) draws them: five events offered back to back from cycle 1, to connections %s (the third event's connection is in flight when it arrives), and the result held for two cycles after the first one (docs/pipeline.md says what the shell does in each case).\n\n", connList())
+	b.WriteString("```wavedrom\n" + ct.WaveDrom() + "```\n\n")
 	b.WriteString("## State\n\n")
 	fmt.Fprintf(&b, "%d bits (%s) per connection, %d bits global; %d connections need %d bits (%.1f KiB) of block RAM.", bud.PerConnBits, plural(float64(bud.PerConnBytes), "byte"), bud.GlobalBits, bud.Connections, bud.TableBits, bud.TableKiB)
 	if bud.Paper != nil {
