@@ -103,7 +103,7 @@ func printBudgetMarkdown(w io.Writer, bs []budgetOut) {
 
 func newBudgetCmd() *cobra.Command {
 	var asJSON, asMarkdown bool
-	var path, compare, exploreBlock string
+	var path, compare, exploreBlock, shardArg, report string
 	var pl plotFlags
 	var selectID int
 	cmd := &cobra.Command{
@@ -119,11 +119,20 @@ gives one.`,
 			if err != nil {
 				return err
 			}
+			if exploreBlock != "" && shardArg != "" {
+				if pl.any() || selectID != 0 || asJSON || len(args) > 0 {
+					return usageErr("--shard measures a campaign's shard into --report: no --svg, --png, --select, --json or block arguments")
+				}
+				return runExploreShard(cmd, r, exploreBlock, shardArg, report)
+			}
 			if exploreBlock != "" {
+				if report != "" {
+					return usageErr("--report goes with --shard")
+				}
 				return runExplore(cmd, r, exploreBlock, args, asJSON, pl, selectID)
 			}
-			if pl.any() || selectID != 0 {
-				return usageErr("--svg, --png and --select go with --explore BLOCK")
+			if pl.any() || selectID != 0 || shardArg != "" || report != "" {
+				return usageErr("--svg, --png, --select, --shard and --report go with --explore BLOCK")
 			}
 			bs, err := budgets(r, args)
 			if err != nil {
@@ -161,6 +170,8 @@ gives one.`,
 	cmd.Flags().StringVar(&exploreBlock, "explore", "", "sweep the widths and units of BLOCK's state fields (smartt, nscc, reps): bits, SRAM, block RAMs and the error against the float64 reference per point")
 	pl.add(cmd, "with --explore: draw the bits-against-error plot, Pareto front marked, to this EXT file")
 	cmd.Flags().IntVar(&selectID, "select", 0, "with --explore: print the HCL that selects point ID")
+	cmd.Flags().StringVar(&shardArg, "shard", "", "with --explore: measure shard i/n of the sweep (the points numbered i+1, i+1+n, ...) into --report, for nicgen campaign explore")
+	cmd.Flags().StringVar(&report, "report", "", "with --shard: the shard's record (JSON), written atomically")
 	addConfigFlag(cmd, &path)
 	return cmd
 }

@@ -23,7 +23,7 @@ import (
 // the shards' records (records/) and their logs (logs/). Every shard is
 // one ordinary nicgen command; nicgen campaign merge DIR is the reduce.
 type campaignSpec struct {
-	Kind    string `json:"kind"` // equiv or synth
+	Kind    string `json:"kind"` // equiv, synth or explore
 	Block   string `json:"block"`
 	Engine  string `json:"engine"`
 	Version string `json:"nicgen_version"`
@@ -46,7 +46,7 @@ var campaignEngines = []string{"slurm", "kubernetes", "github"}
 func newCampaignCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "campaign",
-		Short: "Write equivalence or place-and-route campaigns for a cluster (Slurm job arrays, GitHub Actions matrices), and merge their records",
+		Short: "Write equivalence, place-and-route or state-explorer campaigns for a cluster (Slurm job arrays, Kubernetes Indexed Jobs, GitHub Actions matrices), and merge their records",
 		Long: `campaign plans a campaign and writes it into a folder for an engine: every
 task is one ordinary nicgen command that writes a record into DIR/records,
 and "nicgen campaign merge DIR" is the reduce step, which refuses missing,
@@ -66,9 +66,9 @@ A task whose record exists is skipped, so a campaign submitted again runs
 only what is missing; records are written whole (a killed task leaves none).
 The scripts call nicgen by the absolute path of this binary (--nicgen
 sets another, e.g. on a shared file system).`,
-		Example: "  nicgen campaign equiv nscc --cycles 10000000000 --shards 100 -o camp/nscc\n  sh camp/nscc/submit.sh\n  nicgen campaign merge camp/nscc\n  nicgen campaign synth uet_cc --seeds 3 --freq 200 -o camp/uet_cc-pnr",
+		Example: "  nicgen campaign equiv nscc --cycles 10000000000 --shards 100 -o camp/nscc\n  sh camp/nscc/submit.sh\n  nicgen campaign merge camp/nscc\n  nicgen campaign synth uet_cc --seeds 3 --freq 200 -o camp/uet_cc-pnr\n  nicgen campaign explore nscc --shards 8 -o camp/nscc-explore",
 	}
-	cmd.AddCommand(newCampaignEquivCmd(), newCampaignSynthCmd(), newCampaignMergeCmd())
+	cmd.AddCommand(newCampaignEquivCmd(), newCampaignSynthCmd(), newCampaignExploreCmd(), newCampaignMergeCmd())
 	return cmd
 }
 
@@ -253,6 +253,10 @@ func taskCommand(spec campaignSpec, dir string) (record, command string) {
 		record = filepath.Join(dir, "records", "shard-${i}.json")
 		command = fmt.Sprintf("%s equiv %s -c %s --cycles %d --seed %d --profile %s --jobs %d --shard \"${i}/%d\" --waves %s --report \"%s\"",
 			q(spec.Nicgen), spec.Block, cfg, spec.Cycles, spec.Seed, spec.Profile, spec.Jobs, spec.Tasks, q(filepath.Join(dir, "logs")), record)
+	case "explore":
+		record = filepath.Join(dir, "records", "shard-${i}.json")
+		command = fmt.Sprintf("%s budget -c %s --explore %s --shard \"${i}/%d\" --report \"%s\"",
+			q(spec.Nicgen), cfg, spec.Block, spec.Tasks, record)
 	case "synth":
 		record = filepath.Join(dir, "records", "seed-$((i + 1)).json")
 		command = fmt.Sprintf("%s synth %s -c %s --target ecp5 --freq %s --seeds 1 --first-seed \"$((i + 1))\" --report \"%s\"",
@@ -352,8 +356,10 @@ func newCampaignMergeCmd() *cobra.Command {
 				return mergeEquivCampaign(cmd, spec, recs)
 			case "synth":
 				return mergeSynthCampaign(cmd, spec, recs)
+			case "explore":
+				return mergeExploreCampaign(cmd, spec, dir, recs)
 			}
-			return usageErr("%s: campaign kind %q: want equiv or synth", dir, spec.Kind)
+			return usageErr("%s: campaign kind %q: want equiv, synth or explore", dir, spec.Kind)
 		},
 	}
 }

@@ -384,3 +384,63 @@ func TestCampaignMerge(t *testing.T) {
 		t.Errorf("a folder without a campaign: %v", err)
 	}
 }
+
+// An explore campaign's shards together are the sweep: the merge prints
+// exactly what budget --explore prints on one machine (every point, its
+// number, its measurements and the Pareto front), and refuses a missing
+// shard, a shard twice, a record of another campaign and a renumbered point.
+func TestCampaignExplore(t *testing.T) {
+	t.Parallel()
+	whole, err := runCLI(t, "budget", "--explore", "nscc")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, whole)
+	}
+	dir := filepath.Join(t.TempDir(), "c")
+	if out, err := runCLI(t, "campaign", "explore", "nscc", "--shards", "3", "--engine", "github", "-o", dir); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rec := func(i int) string { return filepath.Join(dir, "records", fmt.Sprintf("shard-%d.json", i)) }
+	for _, i := range []int{0, 2} {
+		if out, err := runCLI(t, "budget", "-c", filepath.Join(dir, "config.hcl"), "--explore", "nscc", "--shard", fmt.Sprintf("%d/3", i), "--report", rec(i)); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+	if out, err := runCLI(t, "campaign", "merge", dir); exitCode(err) != 1 || !strings.Contains(out, "shards that never reported: 1/3") {
+		t.Errorf("a missing shard: exit %d\n%s", exitCode(err), out)
+	}
+	if out, err := runCLI(t, "budget", "-c", filepath.Join(dir, "config.hcl"), "--explore", "nscc", "--shard", "1/3", "--report", rec(1)); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err := runCLI(t, "campaign", "merge", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "3 of 3 shards reported, 96 of 96 points") {
+		t.Errorf("the merge does not count every point:\n%s", out)
+	}
+	const head = "nscc: 96 points, 4096 connections"
+	if !strings.Contains(out, head) || !strings.Contains(whole, head) {
+		t.Fatalf("no table:\n%s\n%s", out, whole)
+	}
+	table := out[strings.Index(out, head):]
+	if table != whole[strings.Index(whole, head):] {
+		t.Errorf("the merged sweep differs from budget --explore:\n%s\nwant:\n%s", table, whole)
+	}
+	b, _ := os.ReadFile(rec(1))
+	os.WriteFile(filepath.Join(dir, "records", "copy.json"), b, 0o644)
+	if _, err := runCLI(t, "campaign", "merge", dir); exitCode(err) != 2 || !strings.Contains(err.Error(), "shard 1/3 again") {
+		t.Errorf("a shard twice: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "records", "copy.json"), []byte(strings.Replace(string(b), `"block": "nscc"`, `"block": "smartt"`, 1)), 0o644)
+	if _, err := runCLI(t, "campaign", "merge", dir); exitCode(err) != 2 || !strings.Contains(err.Error(), "a record of another campaign") {
+		t.Errorf("a foreign record: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "records", "copy.json"))
+	os.WriteFile(rec(1), []byte(strings.Replace(string(b), `"id": 2,`, `"id": 5,`, 1)), 0o644)
+	if _, err := runCLI(t, "campaign", "merge", dir); exitCode(err) != 2 || !strings.Contains(err.Error(), "is not the sweep's point of that number") {
+		t.Errorf("a renumbered point: %v", err)
+	}
+	if _, err := runCLI(t, "budget", "--explore", "nscc", "--shard", "0/3"); exitCode(err) != 2 {
+		t.Errorf("--shard without --report: exit %d", exitCode(err))
+	}
+}

@@ -93,7 +93,9 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 // explore sweeps a block of the configuration.
 // Without measure, the points carry their settings and cost only (what
 // --select needs: the numbering does not depend on the measurements).
-func explore(cfg blocks.Config, block string, progress io.Writer, measure bool) (*exploreResult, error) {
+// With only set, just the points whose settingsKey it accepts are kept
+// (and measured): a campaign's shard.
+func explore(cfg blocks.Config, block string, progress io.Writer, measure bool, only func(key string) bool) (*exploreResult, error) {
 	switch block {
 	case "smartt", "nscc":
 		v := smartt.Conf
@@ -104,13 +106,17 @@ func explore(cfg blocks.Config, block string, progress io.Writer, measure bool) 
 		if err != nil {
 			return nil, err
 		}
-		return exploreSmartt(block, base, progress, measure)
+		return exploreSmartt(block, base, progress, measure, only)
 	case "reps":
 		base, err := reps.Of(cfg)
 		if err != nil {
 			return nil, err
 		}
-		return exploreReps(base)
+		r, err := exploreReps(base)
+		if err == nil && only != nil {
+			r.Points = slices.DeleteFunc(r.Points, func(p explorePoint) bool { return !only(settingsKey(p.Settings)) })
+		}
+		return r, err
 	}
 	if _, err := blocks.Lookup(block); err != nil {
 		return nil, err
@@ -130,7 +136,7 @@ func perConnBits(m *hdlgen.Module, err error) (int, error) {
 // (byte_shift) of smartt or nscc, measuring each point against the
 // float64 reference: one step from the same word on three seeded random
 // traces, and the closed-loop 8:1 incast at 1 MiB and 8 MiB.
-func exploreSmartt(block string, base smartt.Params, progress io.Writer, measure bool) (*exploreResult, error) {
+func exploreSmartt(block string, base smartt.Params, progress io.Writer, measure bool, only func(key string) bool) (*exploreResult, error) {
 	fs := []int{2, 3, 4, 6}
 	stamps := [][2]int{{4, 24}, {6, 16}, {7, 14}, {8, 12}, {8, 11}, {9, 10}}
 	units := []int{0, 4, 6, 8}
@@ -159,7 +165,9 @@ func exploreSmartt(block string, base smartt.Params, progress io.Writer, measure
 				if _, err := gsmartt.NewModel(q.Golden()); err != nil {
 					continue
 				}
-				cands = append(cands, q)
+				if only == nil || only(settingsKey(smarttSettings(q))) {
+					cands = append(cands, q)
+				}
 			}
 		}
 	}
@@ -234,6 +242,11 @@ func incast(p gsmartt.Params, size int64, float bool) (*netsim.Result, error) {
 	return netsim.Run(cfg, cs)
 }
 
+// smarttSettings are the explored settings of a point.
+func smarttSettings(q smartt.Params) []setting {
+	return []setting{{"f", q.F}, {"stamp_shift", q.StampShift}, {"stamp_width", q.StampW}, {"byte_shift", q.ByteShift}}
+}
+
 // smarttCost is a point's settings and cost, unmeasured.
 func smarttCost(base, q smartt.Params) (explorePoint, error) {
 	bits, err := perConnBits(smartt.Block(q))
@@ -241,7 +254,7 @@ func smarttCost(base, q smartt.Params) (explorePoint, error) {
 		return explorePoint{}, err
 	}
 	return explorePoint{
-		Settings: []setting{{"f", q.F}, {"stamp_shift", q.StampShift}, {"stamp_width", q.StampW}, {"byte_shift", q.ByteShift}},
+		Settings: smarttSettings(q),
 		Bits:     bits,
 		Default:  q.F == base.F && q.StampShift == base.StampShift && q.StampW == base.StampW && q.ByteShift == base.ByteShift,
 	}, nil
@@ -464,7 +477,7 @@ func runExplore(cmd *cobra.Command, r *config.Resolved, block string, args []str
 	if err := pl.check(); err != nil {
 		return err
 	}
-	res, err := explore(r.Config, block, cmd.ErrOrStderr(), selectID == 0)
+	res, err := explore(r.Config, block, cmd.ErrOrStderr(), selectID == 0, nil)
 	if err != nil {
 		return usageErr("--explore: %v", err)
 	}
