@@ -57,6 +57,10 @@ func (s *Signal) QualifiedBy() string { return s.qualBy }
 // IsInput reports whether the signal is an input port.
 func (s *Signal) IsInput() bool { return s.kind == kindInput }
 
+// IsReg reports whether the signal is a register (its value after the
+// clock edge; Reg's Next is not).
+func (s *Signal) IsReg() bool { return s.kind == kindReg }
+
 // Reg is a flip-flop with an explicit reset policy. Read it through its
 // embedded Signal (name_reg); assign its next value through Next.
 type Reg struct {

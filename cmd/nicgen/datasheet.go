@@ -77,6 +77,20 @@ func datasheet(r *config.Resolved, g generated) ([]byte, error) {
 	b.WriteString("## Cycle contract\n\n")
 	fmt.Fprintf(&b, "The ports cycle by cycle on the golden cycle model, as [WaveDrom](https://wavedrom.com) draws them: five events offered back to back from cycle 1, to connections %s (the third event's connection is in flight when it arrives), and the result held for two cycles after the first one (docs/pipeline.md says what the shell does in each case).\n\n", connList())
 	b.WriteString("```wavedrom\n" + ct.WaveDrom() + "```\n\n")
+	core := g.design.Top
+	for _, m := range g.design.Modules {
+		if m.Name() == name {
+			core = m
+		}
+	}
+	if rows := pipelineStages(core); len(rows) > 0 {
+		b.WriteString("## Pipeline stages\n\n")
+		fmt.Fprintf(&b, "The shell's stage registers of `%s` (named `sN_VALUE`, docs/pipeline.md): per stage, how many registers and bits it holds, and the values registered there first, which the stage before computes (the rest are carried on). Stages 1-3 read the table word (docs/pipeline.md).", core.Name())
+		if ok {
+			fmt.Fprintf(&b, " The slowest path of the median placer seed (measured above): %s.", strings.ReplaceAll(rec.Critical, "$nextpnr -> ", ""))
+		}
+		b.WriteString("\n\n" + stagesMarkdown(rows) + "\n")
+	}
 	b.WriteString("## State\n\n")
 	fmt.Fprintf(&b, "%d bits (%s) per connection, %d bits global; %d connections need %d bits (%.1f KiB) of block RAM.", bud.PerConnBits, plural(float64(bud.PerConnBytes), "byte"), bud.GlobalBits, bud.Connections, bud.TableBits, bud.TableKiB)
 	if bud.Paper != nil {
