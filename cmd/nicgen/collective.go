@@ -40,6 +40,9 @@ the same bytes.`,
 			"  nicgen scenario collective --gpus 16 --transactions 32 --svg build/collective --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := pl.check(); err != nil {
+				return err
+			}
 			st.Initiators = st.Initiators[:0]
 			for _, n := range initiators {
 				if n < 1 || int(n) > st.Base.GPUs {

@@ -37,6 +37,9 @@ all runs the four, both the two references.`,
 		Example: "  nicgen scenario convergence\n  nicgen scenario convergence --control swift-block\n  nicgen scenario convergence --control swift --flows 32 --stagger 10",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := pl.check(); err != nil {
+				return err
+			}
 			b := def
 			b.Flows, b.StaggerNs, b.DurationNs, b.BinNs, b.LinkGbps = flows, 1000*staggerUs, 1000*durationUs, 1000*binUs, gbps
 			if flows < 2 || flows > 1024 {

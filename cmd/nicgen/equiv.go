@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nicgen/nicgen/blocks/control"
 	"io"
 	"os"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/blocks/control"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
@@ -29,12 +29,40 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// equivFlags are the flags of equiv.
+type equivFlags struct {
+	cycles                                         int64
+	seed                                           uint64
+	waves, path, shardArg, profile, report, broken string
+	asJSON                                         bool
+	jobs                                           int
+}
+
+// equivPlan is a checked equiv run: what runs, in how many parts, and
+// whether the control wrapper is checked after the block.
+type equivPlan struct {
+	r       *config.Resolved
+	block   string
+	muts    []hdlgen.Mutation
+	shard   blockeq.Shard
+	parts   []blockeq.Shard
+	total   int64 // cycles over every part
+	wrapper bool
+}
+
+// equivResult is what the parts' runs add up to.
+type equivResult struct {
+	runs     []blockeq.ShardRun
+	recs     []blockeq.RunRecord
+	failed   *blockeq.ShardRun // the first part that failed
+	miss     []string          // behaviours no part reached (mixed, one shard)
+	coverage map[string]int64
+	compared int64
+	wall     time.Duration
+}
+
 func newEquivCmd() *cobra.Command {
-	var cycles int64
-	var seed uint64
-	var waves, path, shardArg, profile, report, broken string
-	var asJSON bool
-	var jobs int
+	var o equivFlags
 	cmd := &cobra.Command{
 		Use:   "equiv BLOCK",
 		Short: "Prove a block equal to its golden model under Verilator, cycle by cycle",
@@ -55,223 +83,264 @@ can fail (its records never pass equiv merge).`,
 		Example: "  nicgen equiv reps --cycles 10000000 --seed 7\n  nicgen equiv nscc -c docs/examples/100g-12us.hcl\n  nicgen equiv smartt --cycles 100000000 --shard 3/8 --report shard3.json\n  nicgen equiv merge shard*.json",
 		Args:    oneArg("BLOCK"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := loadConfig(path)
+			p, err := o.plan(cmd, args[0])
 			if err != nil {
 				return err
 			}
-			if _, err := selectBlocks(r, args); err != nil {
-				return err
-			}
-			if cycles < 1 {
-				return usageErr("--cycles %d: want at least 1 cycle", cycles)
-			}
-			if d := os.Getenv("NICGEN_CACHE"); d != "" {
-				if st, err := os.Stat(d); err == nil && !st.IsDir() {
-					return usageErr("NICGEN_CACHE=%s: the Verilator model cache must be a folder, and this is a file", d)
-				}
-			}
-			if report != "" {
-				// checked before the run, not after it
-				if err := checkWritable(report); err != nil {
-					return usageErr("--report: %v", err)
-				}
-			}
-			var muts []hdlgen.Mutation
-			if broken != "" {
-				if muts, err = brokenVariant(args[0], broken); err != nil {
-					return usageErr("--break: %v", err)
-				}
-			}
-			shard, err := blockeq.ParseShard(shardArg)
-			if err != nil {
-				return usageErr("--shard: %v", err)
-			}
-			// every part is a Verilated model on threads of its own: more
-			// than a few per CPU only waits, and hundreds exhaust the
-			// threads a process may start (Verilator then aborts)
-			if most := max(4, 2*runtime.NumCPU()); jobs < 1 || jobs > most {
-				return usageErr("--jobs %d: want 1..%d (twice this machine's %d CPUs, at least 4)", jobs, most, runtime.NumCPU())
-			}
-			parts := shard.Split(jobs)
-			var total int64
-			for _, p := range parts {
-				if p.Cycles(cycles) < 1 {
-					return usageErr("--cycles %d over %d parts (--shard %s, --jobs %d): part %s would run no cycle; want at least one cycle per part", cycles, shard.Count*jobs, shardArg, jobs, p)
-				}
-				total += p.Cycles(cycles)
-			}
-			if _, err := blockeq.NewBenchProfile(r.Config, args[0], profile, seed); err != nil {
-				return usageErr("%v", err)
-			}
-			out := cmd.OutOrStdout()
-			errOut := cmd.ErrOrStderr()
-			// with hardware.control the wrapper generate writes is checked
-			// too, after the block (wrapperBench); say plainly when not
-			wrapper := r.Config.Control && broken == "" && shard.Count == 1
-			if r.Config.Control && !wrapper {
-				fmt.Fprintf(errOut, "note: hardware.control is on, and this run checks the bare block %s, not its wrapper %s (a run of the whole campaign, without --shard and --break, checks the wrapper too)\n", args[0], control.Name(args[0]))
-			}
-			if slots := slotsOf(r, args[0]); wrapper && slots != "" {
-				wrapper = false
-				fmt.Fprintf(errOut, "note: hardware.control is on, and equiv checks the bare block %s, not the wrapper %s: with %s its results of different connections leave out of order, and the wrapper bench compares them in order (docs/control.md)\n", args[0], control.Name(args[0]), slots)
-			}
-			tty := isTerminal(os.Stdout)
-			progressOut := out
-			if asJSON {
-				// standard output carries the JSON alone
-				progressOut, tty = errOut, false
-			}
-			progress := partsProgress(progressOut, tty, args[0], len(parts), total)
-			if total >= 100_000_000 {
-				// docs/benchmarks.md: 2.7-5.5 Mcycles/s end to end on 2 cores
-				fmt.Fprintf(errOut, "%s: %d cycles take about %s at 3 Mcycles/s (docs/benchmarks.md); --shard splits a campaign over machines\n",
-					args[0], total, fmtDuration(float64(total)/3e6))
-			}
-			index := map[blockeq.Shard]int{}
-			for k, p := range parts {
-				index[p] = k
-			}
-			start := time.Now()
-			runs, err := blockeq.RunShards(cmd.Context(), r.Config, args[0], profile, seed, cycles, parts, jobs,
-				harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", args[0], msg) }},
-				func(p blockeq.Shard, runSeed uint64) harness.RunOptions {
-					return harness.RunOptions{Label: fmt.Sprintf("%s %s shard %s seed %d", args[0], profile, p, runSeed),
-						WaveDir: waves, Progress: progress(index[p])}
-				}, muts)
+			res, err := o.run(cmd, p)
 			if err != nil {
 				return err // the configuration was checked above: a build failure
 			}
-			wall := time.Since(start)
-			if tty {
-				fmt.Fprintln(out)
-			}
-			recs := make([]blockeq.RunRecord, len(runs))
-			var failed *blockeq.ShardRun
-			var miss []string
-			merged := map[string]int64{}
-			var compared int64
-			for k := range runs {
-				run := &runs[k]
-				rec := blockeq.RunRecord{Version: hdlgen.Version, Config: r.SHA256, CampaignSeed: seed, CampaignCycles: cycles,
-					Block: args[0], Profile: profile, Shard: run.Shard, Seed: run.Seed, Cycles: run.Report.Cycles,
-					CyclesPerSec: run.Report.CyclesPerSec, Passed: run.Err == nil, Coverage: run.Coverage.Counts(), Broken: broken}
-				if run.Err != nil {
-					rec.Error = run.Err.Error()
-					if failed == nil {
-						failed = run
-					}
-				}
-				compared += run.Report.Cycles
-				for name, n := range rec.Coverage {
-					merged[name] += n
-				}
-				recs[k] = rec
-			}
-			if profile == "mixed" {
-				// the mixed workload must reach every behaviour of the
-				// block (over all parts); adversarial ones push a corner
-				// and cannot. A shard of a campaign of several is judged
-				// with the others, by equiv merge
-				for k := range runs {
-					recs[k].CoverageMissing = runs[k].Coverage.Missing()
-				}
-				if failed == nil && shard.Count == 1 {
-					miss = missingEverywhere(runs)
-					if len(miss) > 0 {
-						for k := range recs {
-							recs[k].Passed, recs[k].Error = false, fmt.Sprintf("never reached: %v", miss)
-						}
-					}
-				}
-			}
-			if report != "" {
-				var b []byte
-				if len(recs) == 1 {
-					b, _ = json.MarshalIndent(recs[0], "", "  ")
-				} else {
-					b, _ = json.MarshalIndent(recs, "", "  ")
-				}
-				if werr := writeAtomic(report, append(b, '\n')); werr != nil {
-					return werr
-				}
-			}
-			var reproduce string
-			if failed != nil {
-				cfgArg := ""
-				if path != "" {
-					cfgArg = " -c " + path
-				}
-				reproduce = fmt.Sprintf("nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", args[0], cfgArg, profile, seed, cycles, failed.Shard)
-				if broken != "" {
-					reproduce += " --break " + broken
-				}
-			}
-			if asJSON {
-				v := equivOut{Block: args[0], Profile: profile, Equivalent: failed == nil && len(miss) == 0, Cycles: compared,
-					WallSeconds: wall.Seconds(), Missing: miss, Coverage: merged, Parts: recs, Reproduce: reproduce}
-				if failed != nil {
-					v.Error = failed.Err.Error()
-				}
-				if wrapper && v.Equivalent {
-					var b strings.Builder
-					if err := wrapperBench(&b, r.Config, args[0], seed, cycles); err != nil {
-						v.Equivalent, v.Error = false, err.Error()
-					} else {
-						v.Wrapper = strings.TrimSpace(b.String())
-					}
-				}
-				if err := writeJSON(out, v); err != nil {
-					return err
-				}
-				if !v.Equivalent {
-					return &exitError{code: 1, err: fmt.Errorf("%s: not shown equivalent (the JSON says why)", args[0])}
-				}
-				return nil
-			}
-			if failed != nil {
-				return fmt.Errorf("%w\nreproduce with: %s", failed.Err, reproduce)
-			}
-			// the verdict once, coverage included: a run that matched
-			// every cycle but missed a behaviour is not a pass
-			if len(miss) == 0 {
-				fmt.Fprintf(out, "%s: equivalent to the golden model\n", args[0])
-			} else {
-				fmt.Fprintf(out, "%s: every one of %d cycles matched the golden model, but the coverage is incomplete (below)\n", args[0], compared)
-			}
-			for _, run := range runs {
-				fmt.Fprintf(out, "%v\n", run.Report)
-			}
-			if len(runs) > 1 {
-				fmt.Fprintf(out, "%d parts, %d jobs: %d cycles in %v (%.2f Mcycles/s together)\n",
-					len(runs), jobs, compared, wall.Round(time.Millisecond), float64(compared)/wall.Seconds()/1e6)
-			}
-			fmt.Fprintf(out, "coverage (from the golden model):\n%s", blockeq.FormatCounts(merged))
-			if wrapper && len(miss) == 0 {
-				if err := wrapperBench(out, r.Config, args[0], seed, cycles); err != nil {
+			if o.report != "" {
+				if err := o.writeReport(res.recs); err != nil {
 					return err
 				}
 			}
-			if shard.Count > 1 && profile == "mixed" {
-				fmt.Fprintf(out, "coverage is judged over the campaign's %d shards: nicgen equiv merge\n", shard.Count)
+			if o.asJSON {
+				return o.printJSON(cmd.OutOrStdout(), p, res)
 			}
-			if len(miss) > 0 {
-				return fmt.Errorf("the run never reached: %v (run more cycles)", miss)
-			}
-			return nil
+			return o.printText(cmd.OutOrStdout(), p, res)
 		},
 	}
-	cmd.Flags().Int64Var(&cycles, "cycles", 1_000_000, "cycles to run")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "stimulus seed")
-	addConfigFlag(cmd, &path)
-	cmd.Flags().StringVar(&waves, "waves", os.TempDir(), "folder for the waveform of a mismatch window")
-	cmd.Flags().StringVar(&shardArg, "shard", "0/1", "run shard i of n of the campaign (its share of --cycles, its own seed)")
-	cmd.Flags().StringVar(&profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
-	cmd.Flags().StringVar(&report, "report", "", "write this run's JSON record to the file (for equiv merge); with --jobs above 1, an array of one record per part")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the verdict, coverage and every part's record as JSON (progress on standard error)")
-	cmd.Flags().StringVar(&broken, "break", "", "run the block's broken variant that breaks this property (the formal proofs' names: docs/formal.md) instead of the block")
-	cmd.Flags().IntVar(&jobs, "jobs", 1, "run the shard as this many parts in parallel (part j of shard i/n is shard i*jobs+j of n*jobs), one Verilated model each")
+	cmd.Flags().Int64Var(&o.cycles, "cycles", 1_000_000, "cycles to run")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "stimulus seed")
+	addConfigFlag(cmd, &o.path)
+	cmd.Flags().StringVar(&o.waves, "waves", os.TempDir(), "folder for the waveform of a mismatch window")
+	cmd.Flags().StringVar(&o.shardArg, "shard", "0/1", "run shard i of n of the campaign (its share of --cycles, its own seed)")
+	cmd.Flags().StringVar(&o.profile, "profile", "mixed", "stimulus profile: "+strings.Join(blockeq.ProfileNames(), ", "))
+	cmd.Flags().StringVar(&o.report, "report", "", "write this run's JSON record to the file (for equiv merge); with --jobs above 1, an array of one record per part")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the verdict, coverage and every part's record as JSON (progress on standard error)")
+	cmd.Flags().StringVar(&o.broken, "break", "", "run the block's broken variant that breaks this property (the formal proofs' names: docs/formal.md) instead of the block")
+	cmd.Flags().IntVar(&o.jobs, "jobs", 1, "run the shard as this many parts in parallel (part j of shard i/n is shard i*jobs+j of n*jobs), one Verilated model each")
 	cmd.AddCommand(newEquivMergeCmd(), newEquivProfilesCmd())
 	return cmd
+}
+
+// plan checks the configuration and every flag before anything is built,
+// and splits the shard into its parts.
+func (o *equivFlags) plan(cmd *cobra.Command, block string) (*equivPlan, error) {
+	r, err := loadConfig(o.path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := selectBlocks(r, []string{block}); err != nil {
+		return nil, err
+	}
+	if o.cycles < 1 {
+		return nil, usageErr("--cycles %d: want at least 1 cycle", o.cycles)
+	}
+	if d := os.Getenv("NICGEN_CACHE"); d != "" {
+		if st, err := os.Stat(d); err == nil && !st.IsDir() {
+			return nil, usageErr("NICGEN_CACHE=%s: the Verilator model cache must be a folder, and this is a file", d)
+		}
+	}
+	if o.report != "" {
+		// checked before the run, not after it
+		if err := checkWritable(o.report); err != nil {
+			return nil, usageErr("--report: %v", err)
+		}
+	}
+	p := &equivPlan{r: r, block: block}
+	if o.broken != "" {
+		if p.muts, err = brokenVariant(block, o.broken); err != nil {
+			return nil, usageErr("--break: %v", err)
+		}
+	}
+	if p.shard, err = blockeq.ParseShard(o.shardArg); err != nil {
+		return nil, usageErr("--shard: %v", err)
+	}
+	// every part is a Verilated model on threads of its own: more than a
+	// few per CPU only waits, and hundreds exhaust the threads a process
+	// may start (Verilator then aborts)
+	if most := max(4, 2*runtime.NumCPU()); o.jobs < 1 || o.jobs > most {
+		return nil, usageErr("--jobs %d: want 1..%d (twice this machine's %d CPUs, at least 4)", o.jobs, most, runtime.NumCPU())
+	}
+	p.parts = p.shard.Split(o.jobs)
+	for _, part := range p.parts {
+		if part.Cycles(o.cycles) < 1 {
+			return nil, usageErr("--cycles %d over %d parts (--shard %s, --jobs %d): part %s would run no cycle; want at least one cycle per part", o.cycles, p.shard.Count*o.jobs, o.shardArg, o.jobs, part)
+		}
+		p.total += part.Cycles(o.cycles)
+	}
+	if _, err := blockeq.NewBenchProfile(r.Config, block, o.profile, o.seed); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	// with hardware.control the wrapper generate writes is checked too,
+	// after the block (wrapperBench); say plainly when not
+	errOut := cmd.ErrOrStderr()
+	p.wrapper = r.Config.Control && o.broken == "" && p.shard.Count == 1
+	if r.Config.Control && !p.wrapper {
+		fmt.Fprintf(errOut, "note: hardware.control is on, and this run checks the bare block %s, not its wrapper %s (a run of the whole campaign, without --shard and --break, checks the wrapper too)\n", block, control.Name(block))
+	}
+	if slots := slotsOf(r, block); p.wrapper && slots != "" {
+		p.wrapper = false
+		fmt.Fprintf(errOut, "note: hardware.control is on, and equiv checks the bare block %s, not the wrapper %s: with %s its results of different connections leave out of order, and the wrapper bench compares them in order (docs/control.md)\n", block, control.Name(block), slots)
+	}
+	return p, nil
+}
+
+// run builds the model and runs the parts in parallel, showing progress,
+// and adds their records up.
+func (o *equivFlags) run(cmd *cobra.Command, p *equivPlan) (*equivResult, error) {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	tty := isTerminal(os.Stdout)
+	progressOut := out
+	if o.asJSON {
+		// standard output carries the JSON alone
+		progressOut, tty = errOut, false
+	}
+	progress := partsProgress(progressOut, tty, p.block, len(p.parts), p.total)
+	if p.total >= 100_000_000 {
+		// docs/benchmarks.md: 2.7-5.5 Mcycles/s end to end on 2 cores
+		fmt.Fprintf(errOut, "%s: %d cycles take about %s at 3 Mcycles/s (docs/benchmarks.md); --shard splits a campaign over machines\n",
+			p.block, p.total, fmtDuration(float64(p.total)/3e6))
+	}
+	index := map[blockeq.Shard]int{}
+	for k, part := range p.parts {
+		index[part] = k
+	}
+	start := time.Now()
+	runs, err := blockeq.RunShards(cmd.Context(), p.r.Config, p.block, o.profile, o.seed, o.cycles, p.parts, o.jobs,
+		harness.BuildOptions{Progress: func(msg string) { fmt.Fprintf(errOut, "%s: %s\n", p.block, msg) }},
+		func(part blockeq.Shard, runSeed uint64) harness.RunOptions {
+			return harness.RunOptions{Label: fmt.Sprintf("%s %s shard %s seed %d", p.block, o.profile, part, runSeed),
+				WaveDir: o.waves, Progress: progress(index[part])}
+		}, p.muts)
+	if err != nil {
+		return nil, err
+	}
+	res := &equivResult{runs: runs, wall: time.Since(start)}
+	if tty {
+		fmt.Fprintln(out)
+	}
+	o.tally(p, res)
+	return res, nil
+}
+
+// tally turns the parts' runs into records, merges their coverage and
+// judges it: the mixed workload must reach every behaviour of the block
+// (over all parts); adversarial ones push a corner and cannot. A shard of
+// a campaign of several is judged with the others, by equiv merge.
+func (o *equivFlags) tally(p *equivPlan, res *equivResult) {
+	res.recs = make([]blockeq.RunRecord, len(res.runs))
+	res.coverage = map[string]int64{}
+	for k := range res.runs {
+		run := &res.runs[k]
+		rec := blockeq.RunRecord{Version: hdlgen.Version, Config: p.r.SHA256, CampaignSeed: o.seed, CampaignCycles: o.cycles,
+			Block: p.block, Profile: o.profile, Shard: run.Shard, Seed: run.Seed, Cycles: run.Report.Cycles,
+			CyclesPerSec: run.Report.CyclesPerSec, Passed: run.Err == nil, Coverage: run.Coverage.Counts(), Broken: o.broken}
+		if run.Err != nil {
+			rec.Error = run.Err.Error()
+			if res.failed == nil {
+				res.failed = run
+			}
+		}
+		res.compared += run.Report.Cycles
+		for name, n := range rec.Coverage {
+			res.coverage[name] += n
+		}
+		res.recs[k] = rec
+	}
+	if o.profile != "mixed" {
+		return
+	}
+	for k := range res.runs {
+		res.recs[k].CoverageMissing = res.runs[k].Coverage.Missing()
+	}
+	if res.failed == nil && p.shard.Count == 1 {
+		res.miss = missingEverywhere(res.runs)
+		if len(res.miss) > 0 {
+			for k := range res.recs {
+				res.recs[k].Passed, res.recs[k].Error = false, fmt.Sprintf("never reached: %v", res.miss)
+			}
+		}
+	}
+}
+
+// writeReport writes the records (one, or an array of one per part).
+func (o *equivFlags) writeReport(recs []blockeq.RunRecord) error {
+	var b []byte
+	if len(recs) == 1 {
+		b, _ = json.MarshalIndent(recs[0], "", "  ")
+	} else {
+		b, _ = json.MarshalIndent(recs, "", "  ")
+	}
+	return writeAtomic(o.report, append(b, '\n'))
+}
+
+// reproduce is the command that reruns the failed part, or "".
+func (o *equivFlags) reproduce(block string, failed *blockeq.ShardRun) string {
+	if failed == nil {
+		return ""
+	}
+	cfgArg := ""
+	if o.path != "" {
+		cfgArg = " -c " + o.path
+	}
+	s := fmt.Sprintf("nicgen equiv %s%s --profile %s --seed %d --cycles %d --shard %s", block, cfgArg, o.profile, o.seed, o.cycles, failed.Shard)
+	if o.broken != "" {
+		s += " --break " + o.broken
+	}
+	return s
+}
+
+// printJSON prints the verdict as JSON (and runs the wrapper's check
+// first where it is due); exit status 1 unless equivalent.
+func (o *equivFlags) printJSON(out io.Writer, p *equivPlan, res *equivResult) error {
+	v := equivOut{Block: p.block, Profile: o.profile, Equivalent: res.failed == nil && len(res.miss) == 0, Cycles: res.compared,
+		WallSeconds: res.wall.Seconds(), Missing: res.miss, Coverage: res.coverage, Parts: res.recs, Reproduce: o.reproduce(p.block, res.failed)}
+	if res.failed != nil {
+		v.Error = res.failed.Err.Error()
+	}
+	if p.wrapper && v.Equivalent {
+		var b strings.Builder
+		if err := wrapperBench(&b, p.r.Config, p.block, o.seed, o.cycles); err != nil {
+			v.Equivalent, v.Error = false, err.Error()
+		} else {
+			v.Wrapper = strings.TrimSpace(b.String())
+		}
+	}
+	if err := writeJSON(out, v); err != nil {
+		return err
+	}
+	if !v.Equivalent {
+		return &exitError{code: 1, err: fmt.Errorf("%s: not shown equivalent (the JSON says why)", p.block)}
+	}
+	return nil
+}
+
+// printText prints the verdict once, coverage included (a run that
+// matched every cycle but missed a behaviour is not a pass), then the
+// wrapper's check where it is due.
+func (o *equivFlags) printText(out io.Writer, p *equivPlan, res *equivResult) error {
+	if res.failed != nil {
+		return fmt.Errorf("%w\nreproduce with: %s", res.failed.Err, o.reproduce(p.block, res.failed))
+	}
+	if len(res.miss) == 0 {
+		fmt.Fprintf(out, "%s: equivalent to the golden model\n", p.block)
+	} else {
+		fmt.Fprintf(out, "%s: every one of %d cycles matched the golden model, but the coverage is incomplete (below)\n", p.block, res.compared)
+	}
+	for _, run := range res.runs {
+		fmt.Fprintf(out, "%v\n", run.Report)
+	}
+	if len(res.runs) > 1 {
+		fmt.Fprintf(out, "%d parts, %d jobs: %d cycles in %v (%.2f Mcycles/s together)\n",
+			len(res.runs), o.jobs, res.compared, res.wall.Round(time.Millisecond), float64(res.compared)/res.wall.Seconds()/1e6)
+	}
+	fmt.Fprintf(out, "coverage (from the golden model):\n%s", blockeq.FormatCounts(res.coverage))
+	if p.wrapper && len(res.miss) == 0 {
+		if err := wrapperBench(out, p.r.Config, p.block, o.seed, o.cycles); err != nil {
+			return err
+		}
+	}
+	if p.shard.Count > 1 && o.profile == "mixed" {
+		fmt.Fprintf(out, "coverage is judged over the campaign's %d shards: nicgen equiv merge\n", p.shard.Count)
+	}
+	if len(res.miss) > 0 {
+		return fmt.Errorf("the run never reached: %v (run more cycles)", res.miss)
+	}
+	return nil
 }
 
 // equivOut is an equiv run (--json).

@@ -43,6 +43,9 @@ time to PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			"  nicgen scenario hotspot -c docs/examples/100g.hcl --check",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := pl.check(); err != nil {
+				return err
+			}
 			r, err := loadConfig(path)
 			if err != nil {
 				return err

@@ -43,6 +43,9 @@ The same flags print the same bytes.`,
 			"  nicgen scenario isolation --svg build/isolation.svg --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := pl.check(); err != nil {
+				return err
+			}
 			var err error
 			if cfg.Controls, err = isolation.ParseControls(ccs); err != nil {
 				return usageErr("--cc %q: %v", ccs, err)

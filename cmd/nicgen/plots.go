@@ -25,19 +25,17 @@ func (o *plotFlags) add(cmd *cobra.Command, what string) {
 
 func (o plotFlags) any() bool { return o.svg != "" || o.png != "" }
 
-// outputs are the requested formats with their paths, SVG first.
-func (o plotFlags) outputs() []struct {
+// plotOutput is one requested plot file: its format and its path (or
+// prefix, for commands that draw several plots).
+type plotOutput struct {
 	f    plot.Format
 	path string
-} {
-	var out []struct {
-		f    plot.Format
-		path string
-	}
-	for _, x := range []struct {
-		f    plot.Format
-		path string
-	}{{plot.SVG, o.svg}, {plot.PNG, o.png}} {
+}
+
+// outputs are the requested formats with their paths, SVG first.
+func (o plotFlags) outputs() []plotOutput {
+	var out []plotOutput
+	for _, x := range []plotOutput{{plot.SVG, o.svg}, {plot.PNG, o.png}} {
 		if x.path != "" {
 			out = append(out, x)
 		}

@@ -68,6 +68,9 @@ sender's window over time.`,
 			"  nicgen scenario incast -c docs/examples/400g.hcl --senders 16",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := pl.check(); err != nil {
+				return err
+			}
 			engine := variant == "uet_cc"
 			var v smartt.Variant
 			if !engine {

@@ -59,3 +59,34 @@ func TestScenarioPlots(t *testing.T) {
 		}
 	}
 }
+
+// Every command that draws checks its --svg and --png paths before it
+// runs: a path under a regular file is refused with a usage error naming
+// the flag, and nothing is simulated first (the output is empty).
+func TestPlotPathsCheckedFirst(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(file, "sub", "plot")
+	for _, cmd := range [][]string{
+		{"scenario", "incast"},
+		{"scenario", "hotspot"},
+		{"scenario", "isolation"},
+		{"scenario", "convergence"},
+		{"scenario", "collective"},
+		{"budget", "--explore", "nscc"},
+	} {
+		for _, flag := range []string{"--svg", "--png"} {
+			args := append(append([]string{}, cmd...), flag, bad)
+			out, err := runCLI(t, args...)
+			if exitCode(err) != 2 || !strings.Contains(err.Error(), flag) {
+				t.Errorf("%v: exit %d, error %v; want exit 2 naming %s", args, exitCode(err), err, flag)
+			}
+			if strings.TrimSpace(out) != "" {
+				t.Errorf("%v: printed before refusing:\n%s", args, out)
+			}
+		}
+	}
+}

@@ -2,8 +2,6 @@ package netsim
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // Chart is a line chart of step functions: what is drawn, not how
@@ -60,33 +58,4 @@ func CwndChart(r *Result, title string) Chart {
 		c.Series = append(c.Series, ser)
 	}
 	return c
-}
-
-// WriteFileAtomic writes data through a temporary file in the same folder
-// and a rename, so that a reader never sees half a file.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
 }

@@ -32,10 +32,6 @@ const (
 	PNG Format = "png"
 )
 
-// Formats are the formats Render draws, in the order the commands list
-// their files.
-var Formats = []Format{SVG, PNG}
-
 // Page size, and the legend's column on its right.
 const (
 	width, height = 960, 540
