@@ -7,7 +7,9 @@ package blocks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/onerc"
@@ -80,9 +82,14 @@ func DefaultConfig() Config {
 	return c
 }
 
+// descriptors are the registered blocks' descriptors, made once: a
+// descriptor is a value of attribute tables and functions, the same on
+// every call, and the configuration loader asks for them once per section.
+var descriptors = sync.OnceValue(registered)
+
 // All returns every block, sorted by name.
 func All() []Block {
-	bs := append(registered(), extra...)
+	bs := append(slices.Clone(descriptors()), extra...)
 	sort.Slice(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
 	return bs
 }

@@ -70,20 +70,28 @@ func Descriptor() block.Block {
 // DefaultParams is uet_cc in the default configuration: the default nscc
 // and reps, below_cwnd, at the depth its datapath reaches.
 func DefaultParams() Params {
-	cc := smartt.DefaultParams(smartt.NSCC)
-	cc.Depth = connpipe.MustDepth(smartt.DepthFor(cc))
-	p := Params{CC: cc, REPS: reps.DefaultParams(), Conf: reps.DefaultConfParams(), Rule: guet.BelowWindow, Depth: 1}
+	p := baseParams()
+	p.CC.Depth = connpipe.MustDepth(smartt.DepthFor(p.CC))
 	p.Depth = connpipe.MustDepth(NeededDepth(p))
 	return p
 }
 
+// baseParams are DefaultParams before the depths are counted: what a
+// configuration's section starts from (resolve counts its depth once, for
+// its own parts).
+func baseParams() Params {
+	return Params{CC: smartt.DefaultParams(smartt.NSCC), REPS: reps.DefaultParams(), Conf: reps.DefaultConfParams(), Rule: guet.BelowWindow, Depth: 1}
+}
+
 func resolve(s block.Section, env block.Env) Params {
-	p := DefaultParams()
+	p := baseParams()
 	ccName := s.Choice("cc", "nscc", "the UEC reference's window controller (S1, NSCC)")
 	lbName := s.Choice("lb", "reps", "the UEC reference's load balancer (S4, REPS)")
 	rule := s.Choice("may_send", "below_cwnd", "bytes in flight < cwnd: a connection sends while its window is not full")
 	path := s.Choice("send_path", "shared", "one shell for both parts: every result is the composition of the parts' per-event results")
-	if env.Params != nil {
+	if env.Params == nil {
+		p.CC.Depth = connpipe.MustDepth(smartt.DepthFor(p.CC))
+	} else {
 		cc, ok := env.Params(ccName).(smartt.Params)
 		if !ok {
 			s.Errorf("cc", "cc = %q: the configuration's %s section does not resolve", ccName, ccName)
