@@ -14,6 +14,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/control"
+	"github.com/nicgen/nicgen/blocks/stim"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -227,6 +228,12 @@ type Desc[P any] struct {
 	// the parameters whose results depend on timing (ok false for the
 	// others): equivalence runs it in place of Golden in golden/pipe.
 	Cycle func(P) (m CycleModel, ok bool, err error)
+	// Stimulus, when set, is the block's own stimulus under a named
+	// profile and the coverage it must reach (package stim), drawn from
+	// r: the equivalence bench and `nicgen vectors` (profile
+	// stim.Vectors) use it in place of the generic uniform draw over the
+	// event fields. An unknown profile is an error.
+	Stimulus func(p P, profile string, r *stim.Rand) (stim.Source, stim.Coverage, error)
 	// Formal is the block's proofs for `make formal` (docs/formal.md).
 	Formal func() []FormalJob
 	// Macros, if set, are helpers for software in the control wrapper's
@@ -307,6 +314,12 @@ type Block struct {
 	cycle      func(Config) (cycleOf, error)
 	formal     func() []FormalJob
 	macros     func(Config) ([]control.Macro, error)
+	stimulus   func(Config, string, *stim.Rand) (stimOf, error)
+}
+
+type stimOf struct {
+	src stim.Source
+	cov stim.Coverage
 }
 
 // Define erases a description's parameter type. Every function of d must
@@ -341,6 +354,16 @@ func Define[P any](d Desc[P]) Block {
 	b.depth = bind(d.Name, d.Depth)
 	if d.Macros != nil {
 		b.macros = bind(d.Name, d.Macros)
+	}
+	if d.Stimulus != nil {
+		b.stimulus = func(c Config, profile string, r *stim.Rand) (stimOf, error) {
+			p, err := ParamsOf[P](c, d.Name)
+			if err != nil {
+				return stimOf{}, err
+			}
+			src, cov, err := d.Stimulus(p, profile, r)
+			return stimOf{src, cov}, err
+		}
 	}
 	if d.Paper != nil {
 		b.paper = bind(d.Name, func(p P) paperFig {
@@ -415,6 +438,20 @@ func (b Block) Check() error {
 	}
 	return nil
 }
+
+// Stimulus is the block's own stimulus under profile and its coverage,
+// drawn from r; ok is false for a block without one (Desc.Stimulus).
+func (b Block) Stimulus(c Config, profile string, r *stim.Rand) (src stim.Source, cov stim.Coverage, ok bool, err error) {
+	if b.stimulus == nil {
+		return stim.Source{}, nil, false, nil
+	}
+	s, err := b.stimulus(c, profile, r)
+	return s.src, s.cov, true, err
+}
+
+// HasStimulus reports a block with a stimulus of its own (its profiles
+// differ from one another; the generic draw has one mix for all).
+func (b Block) HasStimulus() bool { return b.stimulus != nil }
 
 // Default is the block's parameters in the embedded default configuration.
 func (b Block) Default() any { return b.def() }

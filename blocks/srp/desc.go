@@ -44,7 +44,8 @@ func IPDDescriptor() block.Block {
 			}
 			return ipdCycler{pipe.NewShell[gsrp.IPDEvent, gsrp.IPDResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
-		Formal: ipdFormalJobs,
+		Stimulus: ipdStimulus,
+		Formal:   ipdFormalJobs,
 	})
 }
 

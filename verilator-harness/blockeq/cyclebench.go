@@ -48,7 +48,7 @@ func (r *cycleRef) Cycle(in, out []uint64) {
 		out[j] = r.out[k]
 	}
 	if mValid && mReady && r.cov != nil {
-		r.cov.count(r.out[r.kindAt], r.errAt >= 0 && r.out[r.errAt] == 1)
+		r.cov.Count(r.out)
 	}
 	if r.members >= 0 && r.out[r.wValid] == 1 && r.out[r.members] > 1 && r.cov != nil {
 		r.cov.counts[mergedUpdate]++
@@ -97,7 +97,7 @@ func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint6
 	if ref.kindAt < 0 {
 		return nil, fmt.Errorf("blockeq: block %s: the cycle model gives no m_result_kind", b.Name)
 	}
-	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
+	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}, kindAt: ref.kindAt, errAt: ref.errAt}
 	ref.cov = cov
 	ref.members, ref.wValid = block.Bind([]string{"m_window_members"}, outNames)[0], block.Bind([]string{"m_window_valid"}, outNames)[0]
 	if ref.members >= 0 && ref.wValid >= 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/stim"
 	"github.com/nicgen/nicgen/golden/pipe"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -101,7 +102,7 @@ type genericRef struct {
 	errAt   int
 	newPipe func() *pipe.Pipeline[fieldEvent, []uint64]
 	pipe    *pipe.Pipeline[fieldEvent, []uint64]
-	cov     *GenericCoverage
+	cov     stim.Coverage
 }
 
 func (r *genericRef) Reset() { r.pipe = r.newPipe() }
@@ -129,26 +130,34 @@ func (r *genericRef) Cycle(in, out []uint64) {
 		out[p.outIdx[k]] = v
 	}
 	if mValid && mReady && r.cov != nil {
-		r.cov.count((*res)[r.kindAt], r.errAt >= 0 && (*res)[r.errAt] == 1)
+		r.cov.Count(*res)
 	}
 }
 
 // GenericCoverage counts the kinds of the results and the errors.
 type GenericCoverage struct {
-	kinds  []string
-	extra  []string // further points a bench counts itself
-	counts map[string]int64
+	kinds         []string
+	extra         []string // further points a bench counts itself
+	counts        map[string]int64
+	kindAt, errAt int // positions of kind and error in a result (errAt -1: none)
 }
 
-func (c *GenericCoverage) count(kind uint64, isErr bool) {
-	if isErr {
+// Count counts one result by its kind, or as an error.
+func (c *GenericCoverage) Count(res []uint64) {
+	if c.errAt >= 0 && res[c.errAt] == 1 {
 		c.counts["error"]++
 		return
 	}
-	if kind < uint64(len(c.kinds)) {
+	if kind := res[c.kindAt]; kind < uint64(len(c.kinds)) {
 		c.counts[c.kinds[kind]]++
 	}
 }
+
+// coverageReport is a block's own coverage (package stim) as the harness
+// prints it.
+type coverageReport struct{ stim.Coverage }
+
+func (c coverageReport) String() string { return FormatCounts(c.Counts()) }
 
 // Counts is every case with its count.
 func (c *GenericCoverage) Counts() map[string]int64 {
@@ -192,7 +201,7 @@ type genericStim struct {
 func (s *genericStim) Next(prevOut, in []uint64) {
 	accepted := prevOut != nil && s.valid && prevOut[s.p.sReady] == 1
 	if !s.valid || accepted {
-		s.valid = s.r.hit(s.pValid)
+		s.valid = s.r.Hit(s.pValid)
 		if s.valid {
 			s.draw()
 		}
@@ -201,19 +210,19 @@ func (s *genericStim) Next(prevOut, in []uint64) {
 	for i, idx := range s.p.inIdx {
 		in[idx] = s.cur[i]
 	}
-	in[s.p.mReady] = b2u(s.r.hit(s.pReady))
+	in[s.p.mReady] = b2u(s.r.Hit(s.pReady))
 }
 
 func (s *genericStim) draw() {
 	var kind, conn uint64
 	switch {
-	case s.opened < s.activeConns() && (s.opened == 0 || s.r.below(8) == 0):
+	case s.opened < s.activeConns() && (s.opened == 0 || s.r.Below(8) == 0):
 		kind, conn = 0, s.opened
 		s.opened++
-	case s.r.below(64) == 0:
-		kind, conn = s.r.below(1<<min(s.p.widths["kind"], 32)), s.numConn+s.r.below(4) // an error
+	case s.r.Below(64) == 0:
+		kind, conn = s.r.Below(1<<min(s.p.widths["kind"], 32)), s.numConn+s.r.Below(4) // an error
 	default:
-		kind, conn = 1+s.r.below(s.numKinds-1), s.r.below(s.opened)
+		kind, conn = 1+s.r.Below(s.numKinds-1), s.r.Below(s.opened)
 	}
 	for i, f := range s.p.inFields {
 		switch f {
@@ -223,7 +232,7 @@ func (s *genericStim) draw() {
 			s.cur[i] = kind
 		default:
 			w := s.p.widths[f]
-			v := s.r.next()
+			v := s.r.Next()
 			if w < 64 {
 				v &= 1<<uint(w) - 1
 			}
@@ -241,7 +250,7 @@ func (s *genericStim) activeConns() uint64 {
 }
 
 // genericBench is the bench of a block from its description alone.
-func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint64) (*Bench, error) {
+func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, profile string, seed uint64) (*Bench, error) {
 	gp, err := newGenericPorts(hd)
 	if err != nil {
 		return nil, err
@@ -293,8 +302,15 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 	}
 	connAt := block.Bind([]string{"conn"}, gIn)[0]
 	connMask := uint64(1)<<uint(gp.widths["conn"]) - 1
-	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
-	ref.cov = cov
+	var cov CoverageReport
+	if _, own, ok, err := b.Stimulus(cfg, profile, stim.New(seed)); err != nil {
+		return nil, err
+	} else if ok {
+		ref.cov, cov = own, coverageReport{own}
+	} else {
+		gc := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}, kindAt: ref.kindAt, errAt: ref.errAt}
+		ref.cov, cov = gc, gc
+	}
 	ref.newPipe = func() *pipe.Pipeline[fieldEvent, []uint64] {
 		g, _ := b.Golden(cfg) // accepted above
 		st := goldenStepper{g: g, nOut: len(gOut), nGold: nGold, connAt: connAt, connMask: connMask}
@@ -307,11 +323,49 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uin
 		})
 	}
 	ref.pipe = ref.newPipe()
-	stim := func() harness.Stimulus {
-		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
+	newStim := func() harness.Stimulus {
+		r := newRNG(seed)
+		// the block's own stimulus draws from the generator the handshake
+		// uses, in the order it always did: the source first
+		if src, _, ok, _ := b.Stimulus(cfg, profile, r); ok {
+			s := &sourceStim{src: src, at: make([]int, len(gIn)), cur: make([]uint64, len(gIn)),
+				h: newHandshake(gp.sValid, gp.mReady, gp.sReady, r, src.PValid, src.PReady)}
+			for i, j := range block.Bind(gIn, portIn) {
+				s.at[i] = -1
+				if j >= 0 {
+					s.at[i] = gp.inIdx[j]
+				}
+			}
+			return s
+		}
+		return &genericStim{p: gp, r: r, numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
 	}
-	return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
+	return &Bench{Ref: ref, Stim: newStim, Coverage: cov}, nil
+}
+
+// sourceStim drives the event ports from a block's own stimulus (package
+// stim): its clock ticks every cycle, and a fresh event is drawn whenever
+// the handshake offers one.
+type sourceStim struct {
+	src stim.Source
+	h   handshake
+	at  []int    // harness input of golden event field i (-1: none)
+	cur []uint64 // the offered event, in the golden model's field order
+}
+
+func (s *sourceStim) Next(prevOut, in []uint64) {
+	if s.src.Tick != nil {
+		s.src.Tick()
+	}
+	if s.h.step(prevOut, in) {
+		s.src.Event(s.cur)
+	}
+	for i, j := range s.at {
+		if j >= 0 {
+			in[j] = s.cur[i]
+		}
+	}
 }
 
 // FieldVector is one event line of a block without a family of its own:
@@ -386,22 +440,6 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	if err != nil {
 		return nil, err
 	}
-	if len(b.Kinds) < 2 {
-		return nil, fmt.Errorf("blockeq: block %s has %d kinds; the generic stimulus needs open and one more", b.Name, len(b.Kinds))
-	}
-	gp := genericPorts{widths: map[string]int{}}
-	for _, f := range inOrder {
-		gp.inFields = append(gp.inFields, f)
-		gp.widths[f] = ports["s_event_"+f]
-	}
-	st := &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)), cur: make([]uint64, len(inOrder))}
-	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}}
-	vs := &VectorSet{
-		Header: VectorHeader{Block: b.Name, Seed: seed, Events: n, Params: cfg.Params[b.Name], Depth: depth,
-			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds},
-		Events:   make([]VectorLine, 0, n),
-		Coverage: cov,
-	}
 	gIn, gOut := g.Fields()
 	inIdx := block.Bind(gIn, inOrder)
 	outIdx := block.Bind(outOrder, gOut)
@@ -411,19 +449,64 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 		}
 	}
 	kindAt, errAt := block.Bind([]string{"kind"}, gOut)[0], block.Bind([]string{"error"}, gOut)[0]
+	widths := map[string]int{}
+	for _, f := range inOrder {
+		widths[f] = ports["s_event_"+f]
+	}
+	// draw writes the next event in port order; the block's own stimulus
+	// (profile stim.Vectors) where it has one, else the generic draw
+	var draw func(vals []uint64)
+	var count func(res []uint64)
+	var cov CoverageReport
+	r := newRNG(seed)
+	if src, own, ok, err := b.Stimulus(cfg, stim.Vectors, r); err != nil {
+		return nil, err
+	} else if ok {
+		cur, fromGolden := make([]uint64, len(gIn)), block.Bind(inOrder, gIn)
+		draw = func(vals []uint64) {
+			src.Event(cur)
+			for j, k := range fromGolden {
+				vals[j] = 0
+				if k >= 0 {
+					vals[j] = cur[k]
+				}
+			}
+		}
+		count, cov = own.Count, coverageReport{own}
+	} else {
+		if len(b.Kinds) < 2 {
+			return nil, fmt.Errorf("blockeq: block %s has %d kinds; the generic stimulus needs open and one more", b.Name, len(b.Kinds))
+		}
+		gp := genericPorts{inFields: inOrder, widths: widths}
+		st := &genericStim{p: gp, r: r, numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)), cur: make([]uint64, len(inOrder))}
+		draw = func(vals []uint64) {
+			st.draw()
+			copy(vals, st.cur)
+		}
+		gc := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}, kindAt: kindAt, errAt: errAt}
+		count, cov = func(res []uint64) {
+			if kindAt >= 0 {
+				gc.Count(res)
+			}
+		}, gc
+	}
+	vs := &VectorSet{
+		Header: VectorHeader{Block: b.Name, Seed: seed, Events: n, Params: cfg.Params[b.Name], Depth: depth,
+			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds},
+		Events:   make([]VectorLine, 0, n),
+		Coverage: cov,
+	}
 	g.Reset()
 	in, res := make([]uint64, len(gIn)), make([]uint64, len(gOut))
 	for i := 0; i < n; i++ {
-		st.draw()
 		line := &FieldVector{}
 		vals := make([]uint64, len(inOrder))
+		draw(vals)
 		for j, f := range inOrder {
-			v := st.cur[j]
-			if w := gp.widths[f]; w < 64 {
-				v &= 1<<uint(w) - 1
+			if w := widths[f]; w < 64 {
+				vals[j] &= 1<<uint(w) - 1
 			}
-			vals[j] = v
-			line.In = append(line.In, NamedValue{Name: f, Value: v})
+			line.In = append(line.In, NamedValue{Name: f, Value: vals[j]})
 		}
 		for k, j := range inIdx {
 			in[k] = 0
@@ -435,9 +518,7 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 		for k, f := range outOrder {
 			line.Expect = append(line.Expect, NamedValue{Name: f, Value: res[outIdx[k]], Flag: ports["m_result_"+f] == 1 && f != "kind" && f != "conn"})
 		}
-		if kindAt >= 0 {
-			cov.count(res[kindAt], errAt >= 0 && res[errAt] == 1)
-		}
+		count(res)
 		vs.Events = append(vs.Events, line)
 	}
 	return vs, nil

@@ -35,7 +35,7 @@ func TestGenericBenchOnRealBlocks(t *testing.T) {
 				t.Fatal(err)
 			}
 			hd := DesignOf(d)
-			bench, err := genericBench(cfg, b, hd, 7)
+			bench, err := genericBench(cfg, b, hd, "mixed", 7)
 			if err != nil {
 				t.Fatal(err)
 			}

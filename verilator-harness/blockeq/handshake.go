@@ -21,10 +21,10 @@ func newHandshake(sValid, mReady, sReady int, r *rng, pValid, pReady float64) ha
 func (h *handshake) step(prevOut, in []uint64) (fresh bool) {
 	accepted := prevOut != nil && h.valid && prevOut[h.sReady] == 1
 	if !h.valid || accepted {
-		h.valid = h.r.hit(h.pValid)
+		h.valid = h.r.Hit(h.pValid)
 		fresh = h.valid
 	}
 	in[h.sValid] = b2u(h.valid)
-	in[h.mReady] = b2u(h.r.hit(h.pReady))
+	in[h.mReady] = b2u(h.r.Hit(h.pReady))
 	return fresh
 }

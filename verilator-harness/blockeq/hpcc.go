@@ -180,7 +180,7 @@ func newHPCCDraw(prof hpccProfile, seed uint64) *hpccDraw {
 	d := &hpccDraw{prof: prof, r: r, ts: prof.startTs, pExtreme: thresholdOf(prof.pExtreme), pErr: thresholdOf(prof.pErr),
 		seq: make([]uint64, prof.active)}
 	d.conns = newLocalityPicker(r, prof.hot, prof.active, prof.pSame, prof.pHot)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	return d
 }
 
@@ -195,9 +195,9 @@ func (d *hpccDraw) congested() bool {
 // (at 60-100% of the link when calm, 90-130% when congested, so that U
 // passes eta) and its queue.
 func (d *hpccDraw) tick() {
-	step := d.r.below(d.prof.stepMax + 1)
+	step := d.r.Below(d.prof.stepMax + 1)
 	d.ts += step
-	load := 0.6 + 0.4*float64(d.r.below(1001))/1000
+	load := 0.6 + 0.4*float64(d.r.Below(1001))/1000
 	if d.congested() {
 		load += 0.3
 	}
@@ -209,40 +209,40 @@ func (d *hpccDraw) tick() {
 func (d *hpccDraw) event() [7]uint64 {
 	pr := d.prof
 	if d.opened < pr.active {
-		d.conns.force(d.opened)
+		d.conns.Force(d.opened)
 		d.opened++
 		c := d.opened - 1
-		d.seq[c] = d.r.below(1 << 10)
+		d.seq[c] = d.r.Below(1 << 10)
 		return [7]uint64{c, uint64(gsnyder.HPCCOpen), 0, maskBits(d.seq[c], pr.seqW)}
 	}
 	d.n++
-	conn := d.conns.pick(d.r)
+	conn := d.conns.Pick(d.r)
 	seq := d.seq[conn]
 	d.seq[conn]++
-	sndNxt := seq + 1 + d.r.below(48)
+	sndNxt := seq + 1 + d.r.Below(48)
 	q := uint64(math.Round(d.q))
 	ts, tx := d.ts, uint64(math.Round(d.tx))
-	if d.r.hit(d.pExtreme) {
-		switch d.r.below(5) {
+	if d.r.Hit(d.pExtreme) {
+		switch d.r.Below(5) {
 		case 0:
-			ts -= d.r.below(3) // a stamp repeated or older
+			ts -= d.r.Below(3) // a stamp repeated or older
 		case 1:
-			ts += 4 * d.r.below(d.prof.stepMax*200+1) // past the base RTT
+			ts += 4 * d.r.Below(d.prof.stepMax*200+1) // past the base RTT
 		case 2:
 			q = uint64(1)<<uint(pr.qW) - 1
 		case 3:
-			seq -= d.r.below(64) // a late ACK
+			seq -= d.r.Below(64) // a late ACK
 		default:
 			tx += uint64(1) << uint(pr.txW-1) // the counter jumps half its circle
 		}
 	}
 	kind := uint64(gsnyder.HPCCAck)
-	if d.r.hit(d.pErr) {
-		switch d.r.below(3) {
+	if d.r.Hit(d.pErr) {
+		switch d.r.Below(3) {
 		case 0:
-			conn = pr.numConn + d.r.below(4)
+			conn = pr.numConn + d.r.Below(4)
 		case 1:
-			kind = uint64(gsnyder.HPCCNumKinds) + d.r.below(2)
+			kind = uint64(gsnyder.HPCCNumKinds) + d.r.Below(2)
 		default:
 			kind = uint64(gsnyder.HPCCOpen) // a connection restarts
 		}
@@ -342,7 +342,7 @@ func hpccVectors(cfg blocks.Config, block string, ports map[string]int, n int, s
 	prof.active, prof.pSame = min(prof.numConn, 64), 0.3
 	d := newHPCCDraw(prof, seed)
 	for i := 0; i < n; i++ {
-		for k := 0; k < 1+int(d.r.below(3)); k++ {
+		for k := 0; k < 1+int(d.r.Below(3)); k++ {
 			d.tick()
 		}
 		v := d.event()

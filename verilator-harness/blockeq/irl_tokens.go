@@ -88,7 +88,7 @@ func newIRLDraw(prof irlProfile, seed uint64) *irlDraw {
 	r := newRNG(seed)
 	d := &irlDraw{prof: prof, r: r, touched: make([]bool, prof.ports)}
 	d.conns = newLocalityPicker(r, 0, prof.ports, prof.pSame, 0)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	return d
 }
 
@@ -96,13 +96,13 @@ func newIRLDraw(prof irlProfile, seed uint64) *irlDraw {
 // seed, send, req_cost, rsp_cost, req_wm, rsp_wm.
 func (d *irlDraw) event() []uint64 {
 	pr := d.prof
-	conn := d.conns.pick(d.r)
-	seed := d.r.next() & 0xffffffff
+	conn := d.conns.Pick(d.r)
+	seed := d.r.Next() & 0xffffffff
 	if seed == 0 {
 		seed = 1
 	}
 	kind := gthreecpo.IRLTick
-	switch x := d.r.below(128); {
+	switch x := d.r.Below(128); {
 	case conn < uint64(len(d.touched)) && !d.touched[conn]:
 		kind = gthreecpo.IRLOpen
 	case x < 12:
@@ -113,32 +113,32 @@ func (d *irlDraw) event() []uint64 {
 	// a write (9 request flits, 1 response), a read (1 and 9), a
 	// multicast write with matched remote flits, or costs out of range
 	reqCost, rspCost := uint64(9), uint64(1)
-	switch d.r.below(8) {
+	switch d.r.Below(8) {
 	case 0, 1, 2:
 		reqCost, rspCost = 1, 9
 	case 3:
-		reqCost += 9 * d.r.below(pr.maxCost/9)
+		reqCost += 9 * d.r.Below(pr.maxCost/9)
 	case 4:
-		reqCost, rspCost = d.r.below(pr.maxCost+1), d.r.below(10)
+		reqCost, rspCost = d.r.Below(pr.maxCost+1), d.r.Below(10)
 	}
-	if d.r.below(64) == 0 {
-		reqCost = d.r.next() & (uint64(1)<<uint(pr.costW) - 1)
+	if d.r.Below(64) == 0 {
+		reqCost = d.r.Next() & (uint64(1)<<uint(pr.costW) - 1)
 	}
 	wm := func() uint64 {
-		switch d.r.below(8) {
+		switch d.r.Below(8) {
 		case 0:
 			return pr.wmMax
 		case 1:
-			return d.r.next() & (uint64(1)<<uint(pr.wmW) - 1) // past WM_MAX now and then
+			return d.r.Next() & (uint64(1)<<uint(pr.wmW) - 1) // past WM_MAX now and then
 		case 2:
-			return d.r.below(pr.wmMax / 16)
+			return d.r.Below(pr.wmMax / 16)
 		}
-		return d.r.below(pr.wmMax + 1)
+		return d.r.Below(pr.wmMax + 1)
 	}
-	v := []uint64{conn, uint64(kind), seed, b2u(d.r.below(4) != 0), reqCost, rspCost, wm(), wm()}
-	switch d.r.below(256) {
+	v := []uint64{conn, uint64(kind), seed, b2u(d.r.Below(4) != 0), reqCost, rspCost, wm(), wm()}
+	switch d.r.Below(256) {
 	case 0:
-		v[0] = pr.numConn + d.r.below(4) // past the table (masked to the id's width)
+		v[0] = pr.numConn + d.r.Below(4) // past the table (masked to the id's width)
 	case 1:
 		v[1] = uint64(gthreecpo.IRLNumKinds) // an unknown kind
 	case 2:

@@ -122,19 +122,19 @@ func TestMCastMatchNICLoop(t *testing.T) {
 			step(gthreecpo.MatchExpireKind, uint32(e.Src), uint32(e.Flits), 0, 0, 0)
 		}
 		f := uint32(9)
-		if r.below(3) == 0 {
+		if r.Below(3) == 0 {
 			f = 1
 		}
-		lat := uint32(500 + r.below(2000))
+		lat := uint32(500 + r.Below(2000))
 		if lat > 1000 && lat < 2000 {
 			ramp++
 		}
 		// phases of 2,000 cycles: mostly local sends (arrivals match
 		// them), then mostly arrivals and responses, a send now and then
 		// (it matches the arrivals)
-		x := r.below(5)
+		x := r.Below(5)
 		if now/2000%2 == 1 {
-			x = [20]uint64{0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4}[r.below(20)]
+			x = [20]uint64{0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4}[r.Below(20)]
 		}
 		switch x {
 		case 0, 1:
@@ -148,7 +148,7 @@ func TestMCastMatchNICLoop(t *testing.T) {
 				sent = append(sent, f)
 			}
 		case 2:
-			src, wait := uint32(r.below(7)), 100+r.below(300)
+			src, wait := uint32(r.Below(7)), 100+r.Below(300)
 			tok, matched := ref.ReceiveRemote(int(src), f, now, wait, 0, lat)
 			o := step(gthreecpo.MatchRemoteKind, src, f, lat, now, wait)
 			if uint32(o[2]) != tok || uint32(o[3]) != matched || o[4] != now+wait {

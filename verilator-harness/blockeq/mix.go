@@ -1,5 +1,7 @@
 package blockeq
 
+import "github.com/nicgen/nicgen/blocks/stim"
+
 // kindPicker draws event kinds 0..7 with given weights.
 type kindPicker [8]uint64
 
@@ -19,7 +21,7 @@ func newKindPicker(weights [8]float64) kindPicker {
 }
 
 func (k *kindPicker) pick(r *rng) uint64 {
-	x := r.next() >> 11
+	x := r.Next() >> 11
 	i := 0
 	for i < 7 && x >= k[i] {
 		i++
@@ -27,48 +29,9 @@ func (k *kindPicker) pick(r *rng) uint64 {
 	return uint64(i)
 }
 
-// localityPicker draws connection ids with locality: the previous one again,
-// one of a small hot set, or uniform over a span (which may exceed the
-// block's connections, to produce out-of-range errors).
-type localityPicker struct {
-	hot         []uint64
-	span        uint64
-	pSame, pHot threshold
-	last        uint64
-	inited      bool
-	// strides: when nonzero, connections 0..k-1 in turn, so that each
-	// connection comes back every k events, with k = 1, 2, ..., strides in
-	// phases of stridePhase events (the hazard profile)
-	strides, n uint64
-}
-
-const stridePhase = 512
+// localityPicker draws connection ids with locality (package stim).
+type localityPicker = stim.Locality
 
 func newLocalityPicker(r *rng, hotConns int, span uint64, pSame, pHot float64) localityPicker {
-	c := localityPicker{span: span, pSame: thresholdOf(pSame), pHot: thresholdOf(pHot)}
-	for i := 0; i < hotConns; i++ {
-		c.hot = append(c.hot, r.below(span))
-	}
-	return c
+	return stim.NewLocality(r, hotConns, span, pSame, pHot)
 }
-
-func (c *localityPicker) pick(r *rng) uint64 {
-	if c.strides > 0 {
-		k := 1 + (c.n/stridePhase)%c.strides
-		c.last = c.n % k
-		c.n++
-		return c.last
-	}
-	switch {
-	case c.inited && r.hit(c.pSame):
-	case len(c.hot) > 0 && r.hit(c.pHot):
-		c.last = c.hot[r.below(uint64(len(c.hot)))]
-	default:
-		c.last = r.below(c.span)
-	}
-	c.inited = true
-	return c.last
-}
-
-// force makes id the last connection drawn (an opening prologue).
-func (c *localityPicker) force(id uint64) { c.last, c.inited = id, true }

@@ -94,7 +94,7 @@ func newHostDraw(prof hostProfile, seed uint64) *hostDraw {
 	r := newRNG(seed)
 	d := &hostDraw{prof: prof, r: r, open: make([]bool, prof.conns), touched: make([]bool, prof.conns), epoch: 3}
 	d.conns = newLocalityPicker(r, 0, prof.conns, prof.pSame, 0)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	return d
 }
 
@@ -109,17 +109,17 @@ func (d *hostDraw) mask(v uint64, w int) uint64 {
 // epoch, b, let_through, weight, bottleneck.
 func (d *hostDraw) event() []uint64 {
 	pr := d.prof
-	switch d.r.below(pr.advance) {
+	switch d.r.Below(pr.advance) {
 	case 0:
 		d.epoch++
 	case 1:
-		if d.r.below(16) == 0 {
-			d.epoch += 2 + d.r.below(1<<min(pr.epochW, 20)) // a jump: counters go stale, the epoch wraps
+		if d.r.Below(16) == 0 {
+			d.epoch += 2 + d.r.Below(1<<min(pr.epochW, 20)) // a jump: counters go stale, the epoch wraps
 		}
 	}
-	conn := d.conns.pick(d.r)
+	conn := d.conns.Pick(d.r)
 	kind := gonerc.HostOpen
-	switch x := d.r.below(64); {
+	switch x := d.r.Below(64); {
 	case conn < pr.conns && !d.touched[conn] && x < 16:
 		kind = gonerc.HostClose // a connection's first event opens or closes it
 	case conn < pr.conns && !d.touched[conn]:
@@ -129,7 +129,7 @@ func (d *hostDraw) event() []uint64 {
 	case !d.open[conn] && x == 16:
 		kind = gonerc.HostClose // closing a closed connection (as often as reopening an open one)
 	case !d.open[conn]:
-		kind = gonerc.HostKind(1 + d.r.below(uint64(gonerc.HostCtrlRx))) // send, ctrl_tx or ctrl_rx on a closed connection
+		kind = gonerc.HostKind(1 + d.r.Below(uint64(gonerc.HostCtrlRx))) // send, ctrl_tx or ctrl_rx on a closed connection
 	case x < pr.pSend:
 		kind = gonerc.HostSend
 	case x < pr.pSend+pr.pTx:
@@ -143,27 +143,27 @@ func (d *hostDraw) event() []uint64 {
 	default:
 		kind = gonerc.HostSend
 	}
-	b := d.r.next()
-	if d.r.below(4) == 0 {
+	b := d.r.Next()
+	if d.r.Below(4) == 0 {
 		b %= 1 << 12
 	}
-	weight := 1 + d.r.below(pr.weightSpan)
-	let := d.r.below(pr.letSpan)
-	switch d.r.below(64) {
+	weight := 1 + d.r.Below(pr.weightSpan)
+	let := d.r.Below(pr.letSpan)
+	switch d.r.Below(64) {
 	case 0:
 		weight = 0 // an error on ctrl_rx
 	case 1:
-		weight = d.r.next()
+		weight = d.r.Next()
 	case 2:
-		let = d.r.next()
+		let = d.r.Next()
 	}
 	v := []uint64{conn, uint64(kind), d.mask(d.epoch, pr.epochW), d.mask(b, pr.rateW), d.mask(let, pr.seqW),
-		d.mask(weight, pr.weightW), d.r.below(2)}
-	switch d.r.below(256) {
+		d.mask(weight, pr.weightW), d.r.Below(2)}
+	switch d.r.Below(256) {
 	case 0:
-		v[0] = pr.numConn + d.r.below(4) // past the table (masked to the id's width in the block and the model)
+		v[0] = pr.numConn + d.r.Below(4) // past the table (masked to the id's width in the block and the model)
 	case 1:
-		v[1] = uint64(gonerc.HostNumKinds) + d.r.below(8-uint64(gonerc.HostNumKinds)) // an unknown kind
+		v[1] = uint64(gonerc.HostNumKinds) + d.r.Below(8-uint64(gonerc.HostNumKinds)) // an unknown kind
 	}
 	if v[0] < pr.conns && (v[1] == uint64(gonerc.HostOpen) || v[1] == uint64(gonerc.HostClose)) {
 		d.open[v[0]] = v[1] == uint64(gonerc.HostOpen)

@@ -149,7 +149,7 @@ func newSwitchDraw(prof switchProfile, seed uint64) *switchDraw {
 	r := newRNG(seed)
 	d := &switchDraw{prof: prof, r: r, epoch: prof.startEpoch, pCtrl: thresholdOf(prof.pCtrl), pSpec: thresholdOf(prof.pSpec)}
 	d.conns = newLocalityPicker(r, 0, prof.slots, prof.pSame, 0)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	return d
 }
 
@@ -157,20 +157,20 @@ func newSwitchDraw(prof switchProfile, seed uint64) *switchDraw {
 func (d *switchDraw) event() [8]uint64 {
 	pr := d.prof
 	if d.opened < pr.slots {
-		d.conns.force(d.opened)
+		d.conns.Force(d.opened)
 		d.opened++
 		return [8]uint64{d.opened - 1, uint64(gonerc.SwOpen)}
 	}
-	if d.r.below(pr.advance) == 0 {
+	if d.r.Below(pr.advance) == 0 {
 		d.epoch++
 	}
-	conn := d.conns.pick(d.r)
+	conn := d.conns.Pick(d.r)
 	// the newest epoch of this slot, or the one before (a recent flow), or
 	// a ring older (a stale packet), or the next (a flow ahead of the rest)
 	ep := d.epoch - (d.epoch-conn)%pr.slots
-	switch d.r.below(16) {
+	switch d.r.Below(16) {
 	case 0:
-		ep -= pr.slots * (1 + d.r.below(2))
+		ep -= pr.slots * (1 + d.r.Below(2))
 	case 1:
 		ep += pr.slots
 	case 2, 3, 4:
@@ -178,31 +178,31 @@ func (d *switchDraw) event() [8]uint64 {
 	}
 	tag := (ep / pr.slots) & (uint64(1)<<uint(pr.tagW) - 1)
 	wmask, smask := uint64(1)<<uint(pr.winW)-1, uint64(1)<<uint(pr.seqW)-1
-	win, weight := d.r.below(48)&wmask, 1+d.r.below(6)
-	let, seq := d.r.below(40)&wmask, d.r.below(24)&smask
-	switch d.r.below(64) {
+	win, weight := d.r.Below(48)&wmask, 1+d.r.Below(6)
+	let, seq := d.r.Below(40)&wmask, d.r.Below(24)&smask
+	switch d.r.Below(64) {
 	case 0:
-		win, let = d.r.next()&wmask, d.r.next()&wmask // extremes
+		win, let = d.r.Next()&wmask, d.r.Next()&wmask // extremes
 	case 1:
-		weight = d.r.next() & (uint64(1)<<uint(pr.weightW) - 1)
+		weight = d.r.Next() & (uint64(1)<<uint(pr.weightW) - 1)
 	case 2:
 		weight = 0 // an error
 	case 3:
-		seq = d.r.next() & smask
+		seq = d.r.Next() & smask
 	}
 	kind := uint64(gonerc.SwData)
-	switch d.r.below(200) {
+	switch d.r.Below(200) {
 	case 0:
-		return [8]uint64{pr.slots + d.r.below(4), uint64(gonerc.SwData), tag, win, weight, let, seq, 1} // a slot past the table
+		return [8]uint64{pr.slots + d.r.Below(4), uint64(gonerc.SwData), tag, win, weight, let, seq, 1} // a slot past the table
 	case 1:
 		return [8]uint64{conn, uint64(gonerc.SwNumKinds), tag, win, weight, let, seq, 1} // an unknown kind
 	case 2:
 		return [8]uint64{conn, uint64(gonerc.SwOpen)}
 	}
-	if d.r.hit(d.pCtrl) {
+	if d.r.Hit(d.pCtrl) {
 		kind = uint64(gonerc.SwCtrl)
 	}
-	return [8]uint64{conn, kind, tag, win, weight, let, seq, b2u(d.r.hit(d.pSpec))}
+	return [8]uint64{conn, kind, tag, win, weight, let, seq, b2u(d.r.Hit(d.pSpec))}
 }
 
 type switchStim struct {

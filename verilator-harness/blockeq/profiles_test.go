@@ -19,6 +19,9 @@ func TestAdversarialProfiles(t *testing.T) {
 	t.Parallel()
 	for _, block := range blocks.Names() {
 		_, family := lookupFamily(block)
+		if b, err := blocks.Lookup(block); err == nil && b.HasStimulus() {
+			family = true
+		}
 		ran := false
 		for _, prof := range ProfileNames() {
 			if _, lr := lineRateDocs[prof]; prof == "mixed" || lr {

@@ -64,5 +64,5 @@ func (s *scriptStim) Next(prevOut, in []uint64) {
 	if p.sNow >= 0 {
 		in[p.sNow] = e.Now
 	}
-	in[p.mReady] = b2u(s.r.hit(s.ready))
+	in[p.mReady] = b2u(s.r.Hit(s.ready))
 }

@@ -78,7 +78,7 @@ func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func()
 	return func() harness.Stimulus {
 		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart, kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
-		s.conns.strides = prof.Strides
+		s.conns.Strides = prof.Strides
 		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
 		s.pSmall, s.pLow = thresholdOf(prof.PSmall), thresholdOf(prof.PLowRTT)
 		return s
@@ -89,43 +89,43 @@ func (s *smarttStim) newEvent() {
 	r, prof := s.r, &s.prof
 	if s.opened < prof.OpenFirst {
 		s.conn, s.kind = s.opened, 0
-		s.conns.force(s.opened)
+		s.conns.Force(s.opened)
 		s.opened++
 		return
 	}
-	s.conn = s.conns.pick(r)
+	s.conn = s.conns.Pick(r)
 	s.kind = s.kinds.pick(r)
 	s.size = prof.MTU
-	if r.hit(s.pSmall) {
-		s.size = 64 + r.below(prof.MTU-64)
+	if r.Hit(s.pSmall) {
+		s.size = 64 + r.Below(prof.MTU-64)
 	}
 	if prof.ECNRun > 0 {
 		if s.ecnLeft == 0 {
-			s.ecn, s.ecnLeft = 1-s.ecn, 1+r.below(prof.ECNRun)
+			s.ecn, s.ecnLeft = 1-s.ecn, 1+r.Below(prof.ECNRun)
 		}
 		s.ecnLeft--
 	} else {
-		s.ecn = b2u(r.hit(s.pECN))
+		s.ecn = b2u(r.Hit(s.pECN))
 	}
-	if r.hit(s.pLow) {
-		s.rtt = prof.BrttNs + r.below(1200)
+	if r.Hit(s.pLow) {
+		s.rtt = prof.BrttNs + r.Below(1200)
 	} else {
-		s.rtt = prof.RTTMin + r.below(prof.RTTMax-prof.RTTMin+1)
+		s.rtt = prof.RTTMin + r.Below(prof.RTTMax-prof.RTTMin+1)
 	}
-	s.unacked = r.below(prof.UnackedMax)
+	s.unacked = r.Below(prof.UnackedMax)
 }
 
 func (s *smarttStim) Next(prevOut, in []uint64) {
 	p := s.p
 	if !s.valid || (prevOut != nil && prevOut[p.sReady] == 1) {
-		s.valid = s.r.hit(s.pValid)
+		s.valid = s.r.Hit(s.pValid)
 		if s.valid {
 			s.newEvent()
 		}
 	}
-	s.now += s.r.below(s.prof.NowStepMax + 1)
+	s.now += s.r.Below(s.prof.NowStepMax + 1)
 	in[p.sValid] = b2u(s.valid)
 	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = s.conn, s.kind, s.size, s.ecn
 	in[p.sRTT], in[p.sUnacked], in[p.sNow] = s.rtt, s.unacked, s.now
-	in[p.mReady] = b2u(s.r.hit(s.pReady))
+	in[p.mReady] = b2u(s.r.Hit(s.pReady))
 }

@@ -130,46 +130,46 @@ func newTTWDraw(prof ttwProfile, seed uint64) *ttwDraw {
 	r := newRNG(seed)
 	d := &ttwDraw{prof: prof, r: r, pArr: thresholdOf(prof.pArrive), pSpec: thresholdOf(prof.pSpec)}
 	d.conns = newLocalityPicker(r, 0, prof.slots, prof.pSame, 0)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	d.now = uint64(1)<<uint(prof.timeW) - 20*prof.ttw // wrap early
 	return d
 }
 
-func (d *ttwDraw) tick() { d.now += d.r.below(d.prof.stepMax + 1) }
+func (d *ttwDraw) tick() { d.now += d.r.Below(d.prof.stepMax + 1) }
 
 // event draws conn, kind, now, hdr, spec.
 func (d *ttwDraw) event() (conn, kind, now, hdr, spec uint64) {
 	tmask := uint64(1)<<uint(d.prof.timeW) - 1
 	now = d.now & tmask
 	if d.opened < d.prof.slots {
-		d.conns.force(d.opened)
+		d.conns.Force(d.opened)
 		d.opened++
 		return d.opened - 1, uint64(gsrp.TTWOpen), now, 0, 0
 	}
-	conn = d.conns.pick(d.r)
-	switch d.r.below(200) {
+	conn = d.conns.Pick(d.r)
+	switch d.r.Below(200) {
 	case 0:
-		return d.prof.slots + d.r.below(4), uint64(gsrp.TTWHead), now, 0, 0 // an error
+		return d.prof.slots + d.r.Below(4), uint64(gsrp.TTWHead), now, 0, 0 // an error
 	case 1:
 		return conn, uint64(gsrp.TTWNumKinds), now, 0, 0 // an unknown kind
 	case 2:
 		return conn, uint64(gsrp.TTWOpen), now, 0, 0
 	}
-	if !d.r.hit(d.pArr) {
+	if !d.r.Hit(d.pArr) {
 		return conn, uint64(gsrp.TTWHead), now, 0, 0
 	}
-	spec = b2u(d.r.hit(d.pSpec))
+	spec = b2u(d.r.Hit(d.pSpec))
 	t := d.prof.ttw
 	switch d.prof.mode {
 	case gsrp.TTWDeadline:
-		hdr = (now + t - t/4 + d.r.below(t/2+1)) & tmask // a deadline about a TTW ahead, a few already past
-		if d.r.below(16) == 0 {
-			hdr = (now - 1 - d.r.below(t)) & tmask
+		hdr = (now + t - t/4 + d.r.Below(t/2+1)) & tmask // a deadline about a TTW ahead, a few already past
+		if d.r.Below(16) == 0 {
+			hdr = (now - 1 - d.r.Below(t)) & tmask
 		}
 	default:
-		hdr = d.r.below(t + t/8 + 1) // an accumulated wait around the TTW
-		if d.r.below(64) == 0 {
-			hdr = d.r.next() & (uint64(1)<<uint(d.prof.hdrW) - 1)
+		hdr = d.r.Below(t + t/8 + 1) // an accumulated wait around the TTW
+		if d.r.Below(64) == 0 {
+			hdr = d.r.Next() & (uint64(1)<<uint(d.prof.hdrW) - 1)
 		}
 	}
 	return conn, uint64(gsrp.TTWArrive), now, hdr, spec
@@ -250,7 +250,7 @@ func ttwVectors(cfg blocks.Config, block string, ports map[string]int, n int, se
 	}
 	d := newTTWDraw(ttwProfileFor(p, "mixed"), seed)
 	for i := 0; i < n; i++ {
-		for k := 0; k < 1+int(d.r.below(3)); k++ {
+		for k := 0; k < 1+int(d.r.Below(3)); k++ {
 			d.tick()
 		}
 		conn, kind, now, hdr, spec := d.event()

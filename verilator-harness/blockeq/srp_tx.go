@@ -142,7 +142,7 @@ func newTxDraw(p srp.TxParams, prof txProfile, seed uint64) *txDraw {
 	sh, _ := gsrp.NewTxModel(p.Golden()) // accepted by the bench
 	d := &txDraw{p: p, prof: prof, r: r, shadow: sh}
 	d.conns = newLocalityPicker(r, prof.hot, prof.active, prof.pSame, prof.pHot)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	d.now = uint64(1)<<uint(p.TimeW) - 5000 // wrap early
 	return d
 }
@@ -157,7 +157,7 @@ func (d *txDraw) due() bool {
 	return false
 }
 
-func (d *txDraw) tick() { d.now += d.r.below(d.prof.stepMax + 1) }
+func (d *txDraw) tick() { d.now += d.r.Below(d.prof.stepMax + 1) }
 
 // event draws the next event and steps the shadow model with it.
 func (d *txDraw) event() gsrp.TxEvent {
@@ -168,9 +168,9 @@ func (d *txDraw) event() gsrp.TxEvent {
 	switch {
 	case d.opened < d.prof.active:
 		e.Conn, e.Kind = uint32(d.opened), gsrp.TxOpen
-		d.conns.force(d.opened)
+		d.conns.Force(d.opened)
 		d.opened++
-	case d.due() && d.r.below(3) > 0:
+	case d.due() && d.r.Below(3) > 0:
 		// any of the first answers that are due, not the oldest: a grant
 		// may come after some of its chunk's ACKs and NACKs
 		var due []int
@@ -179,34 +179,34 @@ func (d *txDraw) event() gsrp.TxEvent {
 				due = append(due, i)
 			}
 		}
-		j := due[d.r.below(uint64(len(due)))]
+		j := due[d.r.Below(uint64(len(due)))]
 		a := d.pending[j]
 		d.pending = slices.Delete(d.pending, j, j+1)
 		e.Conn, e.Kind, e.Seq = uint32(a.conn), a.kind, a.seq
 		if a.kind == gsrp.TxGrant {
-			e.Ts = (e.Now + d.r.below(200)) & tmask // t_s a little ahead, as a busy receiver grants
-			if d.r.below(8) == 0 {
-				e.Ts = (e.Now - d.r.below(100)) & tmask // or already past
+			e.Ts = (e.Now + d.r.Below(200)) & tmask // t_s a little ahead, as a busy receiver grants
+			if d.r.Below(8) == 0 {
+				e.Ts = (e.Now - d.r.Below(100)) & tmask // or already past
 			}
 		}
 	default:
-		c := d.conns.pick(d.r)
+		c := d.conns.Pick(d.r)
 		e.Conn = uint32(c)
-		switch k := d.r.below(100); {
+		switch k := d.r.Below(100); {
 		case k < 8:
-			e.Kind, e.M = gsrp.TxMsg, 1+d.r.below(40) // bypassing (below n_min) and chunked
-			if d.r.below(50) == 0 {
+			e.Kind, e.M = gsrp.TxMsg, 1+d.r.Below(40) // bypassing (below n_min) and chunked
+			if d.r.Below(50) == 0 {
 				e.M = 0 // an error
 			}
 		case k < 90:
 			e.Kind = gsrp.TxSend
 		case k < 93: // a stale answer
-			e.Kind, e.Seq = gsrp.TxKind(3+d.r.below(3)), d.r.next()&smask
+			e.Kind, e.Seq = gsrp.TxKind(3+d.r.Below(3)), d.r.Next()&smask
 		case k < 95:
-			e.Conn = uint32(d.p.NumConn) + uint32(d.r.below(4)) // an error
+			e.Conn = uint32(d.p.NumConn) + uint32(d.r.Below(4)) // an error
 			e.Kind = gsrp.TxSend
 		case k < 96:
-			e.Kind = gsrp.TxNumKinds + gsrp.TxKind(d.r.below(2)) // an unknown kind
+			e.Kind = gsrp.TxNumKinds + gsrp.TxKind(d.r.Below(2)) // an unknown kind
 		default:
 			e.Kind = gsrp.TxSend
 		}
@@ -214,14 +214,14 @@ func (d *txDraw) event() gsrp.TxEvent {
 	var r gsrp.TxResult
 	d.shadow.StepTo(&e, &r)
 	if r.Res {
-		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: gsrp.TxGrant, seq: r.Seq, dueEvents: d.n + 5 + d.r.below(60)})
+		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: gsrp.TxGrant, seq: r.Seq, dueEvents: d.n + 5 + d.r.Below(60)})
 	}
 	if r.Pkt && r.Spec {
 		kind := gsrp.TxAck
-		if d.r.below(8) == 0 {
+		if d.r.Below(8) == 0 {
 			kind = gsrp.TxNack
 		}
-		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: kind, seq: r.Seq, dueEvents: d.n + 3 + d.r.below(80)})
+		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: kind, seq: r.Seq, dueEvents: d.n + 3 + d.r.Below(80)})
 	}
 	if len(d.pending) > 4096 { // answers the queues will never need
 		d.pending = d.pending[len(d.pending)-4096:]
@@ -328,7 +328,7 @@ func txVectors(cfg blocks.Config, block string, ports map[string]int, n int, see
 	prof.active = min(prof.active, 64)
 	d := newTxDraw(p, prof, seed)
 	for i := 0; i < n; i++ {
-		for k := 0; k < 1+int(d.r.below(3)); k++ {
+		for k := 0; k < 1+int(d.r.Below(3)); k++ {
 			d.tick()
 		}
 		e := d.event()

@@ -2,6 +2,7 @@ package blockeq
 
 import (
 	"fmt"
+	"github.com/nicgen/nicgen/blocks/stim"
 	"sort"
 	"strings"
 
@@ -9,24 +10,10 @@ import (
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
-// rng is xorshift64*: fast, seedable, and independent of any block's LFSR.
-type rng struct{ s uint64 }
+// rng is the stimulus generator every bench shares (package stim).
+type rng = stim.Rand
 
-func newRNG(seed uint64) *rng { return &rng{s: seed*0x9E3779B97F4A7C15 | 1} }
-
-func (r *rng) next() uint64 {
-	r.s ^= r.s >> 12
-	r.s ^= r.s << 25
-	r.s ^= r.s >> 27
-	return r.s * 2685821657736338717
-}
-
-// below is uniform in [0, n) for n <= 2^32, by multiply and shift
-// (Lemire) rather than a division, which costs more than the rest of a
-// stimulus cycle.
-func (r *rng) below(n uint64) uint64 {
-	return (r.next() >> 32 * n) >> 32
-}
+func newRNG(seed uint64) *rng { return stim.New(seed) }
 
 // Profile is a random event mix. Probabilities are per cycle (valid, ready)
 // or per event (the rest).
@@ -69,20 +56,10 @@ type eventStim struct {
 	pECN           threshold
 }
 
-// threshold is a probability as a 53-bit integer compared with random bits.
-type threshold uint64
+// threshold is a probability as random bits compare with it (package stim).
+type threshold = stim.Threshold
 
-func thresholdOf(p float64) threshold {
-	switch {
-	case p <= 0:
-		return 0
-	case p >= 1:
-		return 1 << 53
-	}
-	return threshold(p * (1 << 53))
-}
-
-func (r *rng) hit(t threshold) bool { return threshold(r.next()>>11) < t }
+func thresholdOf(p float64) threshold { return stim.ThresholdOf(p) }
 
 // NewEventStimulus returns a stimulus factory for a design with the REPS
 // event stream: every call gives the same sequence for the same seed.
@@ -91,7 +68,7 @@ func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harnes
 	return func() harness.Stimulus {
 		s := &eventStim{p: sp, prof: prof, r: newRNG(seed), kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)
-		s.conns.strides = prof.Strides
+		s.conns.Strides = prof.Strides
 		s.cur[cNow] = prof.NowStart
 		s.pValid, s.pReady, s.pECN = thresholdOf(prof.PValid), thresholdOf(prof.PReady), thresholdOf(prof.PECN)
 		return s
@@ -112,26 +89,26 @@ func (s *eventStim) newEvent() {
 	r, prof := s.r, &s.prof
 	if s.opened < prof.OpenFirst {
 		s.cur[cConn], s.cur[cKind], s.cur[cECN], s.cur[cEV] = s.opened, 0, 0, 0
-		s.conns.force(s.opened)
+		s.conns.Force(s.opened)
 		s.opened++
 		return
 	}
-	s.cur[cConn] = s.conns.pick(r)
+	s.cur[cConn] = s.conns.Pick(r)
 	s.cur[cKind] = s.kinds.pick(r)
-	s.cur[cECN] = b2u(r.hit(s.pECN))
-	s.cur[cEV] = r.below(prof.EVSpan)
+	s.cur[cECN] = b2u(r.Hit(s.pECN))
+	s.cur[cEV] = r.Below(prof.EVSpan)
 }
 
 func (s *eventStim) Next(prevOut, in []uint64) {
 	p := s.p
 	accepted := prevOut != nil && s.cur[cValid] == 1 && prevOut[p.sReady] == 1
 	if s.cur[cValid] == 0 || accepted {
-		s.cur[cValid] = b2u(s.r.hit(s.pValid))
+		s.cur[cValid] = b2u(s.r.Hit(s.pValid))
 		if s.cur[cValid] == 1 {
 			s.newEvent()
 		}
 	}
-	s.cur[cNow] += s.r.below(s.prof.NowStepMax + 1)
+	s.cur[cNow] += s.r.Below(s.prof.NowStepMax + 1)
 	in[p.sValid] = s.cur[cValid]
 	in[p.sConn] = s.cur[cConn]
 	in[p.sKind] = s.cur[cKind]
@@ -140,7 +117,7 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	if p.sNow >= 0 {
 		in[p.sNow] = s.cur[cNow]
 	}
-	in[p.mReady] = b2u(s.r.hit(s.pReady))
+	in[p.mReady] = b2u(s.r.Hit(s.pReady))
 }
 
 // Coverage counts which behaviours of a REPS block a run exercised, from

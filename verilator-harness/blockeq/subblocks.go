@@ -65,13 +65,13 @@ type randomInputs struct {
 func (s *randomInputs) Next(_ []uint64, in []uint64) {
 	for i, w := range s.widths {
 		max := uint64(1)<<uint(w) - 1
-		switch s.r.below(8) {
+		switch s.r.Below(8) {
 		case 0:
-			in[i] = []uint64{0, 1, max, max - 1}[s.r.below(4)] & max
+			in[i] = []uint64{0, 1, max, max - 1}[s.r.Below(4)] & max
 		case 1, 2:
-			in[i] = s.r.next() & (uint64(1)<<uint((w+1)/2) - 1)
+			in[i] = s.r.Next() & (uint64(1)<<uint((w+1)/2) - 1)
 		default:
-			in[i] = s.r.next() & max
+			in[i] = s.r.Next() & max
 		}
 	}
 }

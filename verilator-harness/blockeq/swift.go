@@ -188,11 +188,11 @@ func newSwiftDraw(prof swiftProfile, seed uint64) *swiftDraw {
 	r := newRNG(seed)
 	d := &swiftDraw{prof: prof, r: r, now: prof.startNow, pExtreme: thresholdOf(prof.pExtreme), pErr: thresholdOf(prof.pErr)}
 	d.conns = newLocalityPicker(r, prof.hot, prof.active, prof.pSame, prof.pHot)
-	d.conns.strides = prof.strides
+	d.conns.Strides = prof.strides
 	return d
 }
 
-func (d *swiftDraw) tick() { d.now += d.r.below(d.prof.stepMax + 1) }
+func (d *swiftDraw) tick() { d.now += d.r.Below(d.prof.stepMax + 1) }
 
 // maskBits is the low w bits of v.
 func maskBits(v uint64, w int) uint64 { return v & (uint64(1)<<uint(w) - 1) }
@@ -202,13 +202,13 @@ func (d *swiftDraw) event() [6]uint64 {
 	pr := d.prof
 	now := maskBits(d.now, pr.timeW)
 	if d.opened < pr.active {
-		d.conns.force(d.opened)
+		d.conns.Force(d.opened)
 		d.opened++
 		return [6]uint64{d.opened - 1, uint64(gsnyder.SwiftOpen), now}
 	}
 	d.n++
-	conn := d.conns.pick(d.r)
-	hops := d.r.below(min(uint64(1)<<uint(pr.hopW), 4))
+	conn := d.conns.Pick(d.r)
+	hops := d.r.Below(min(uint64(1)<<uint(pr.hopW), 4))
 	// calm: below the target without fbs; congested: up to fs_range past it
 	floor := pr.base + hops*pr.perHop
 	congested := (d.n/pr.phase)%2 == 0
@@ -217,16 +217,16 @@ func (d *swiftDraw) event() [6]uint64 {
 	}
 	var delay uint64
 	switch {
-	case congested && d.r.below(4) == 0: // far past any target: the largest decreases
-		delay = 2*(floor+pr.rng) + d.r.below(2*(floor+pr.rng))
+	case congested && d.r.Below(4) == 0: // far past any target: the largest decreases
+		delay = 2*(floor+pr.rng) + d.r.Below(2*(floor+pr.rng))
 	case congested:
-		delay = floor/2 + d.r.below(floor+pr.rng+1)
+		delay = floor/2 + d.r.Below(floor+pr.rng+1)
 	default:
-		delay = floor/2 + d.r.below(floor/2+1)
+		delay = floor/2 + d.r.Below(floor/2+1)
 	}
-	acked := 1 + d.r.below(3)
-	if d.r.hit(d.pExtreme) {
-		switch d.r.below(4) {
+	acked := 1 + d.r.Below(3)
+	if d.r.Hit(d.pExtreme) {
+		switch d.r.Below(4) {
 		case 0:
 			delay = 0
 		case 1:
@@ -239,12 +239,12 @@ func (d *swiftDraw) event() [6]uint64 {
 	}
 	delay, acked = maskBits(delay, pr.delayW), maskBits(acked, pr.ackW)
 	kind := uint64(gsnyder.SwiftAck)
-	if d.r.hit(d.pErr) {
-		switch d.r.below(3) {
+	if d.r.Hit(d.pErr) {
+		switch d.r.Below(3) {
 		case 0:
-			conn = pr.numConn + d.r.below(4)
+			conn = pr.numConn + d.r.Below(4)
 		case 1:
-			kind = uint64(gsnyder.SwiftNumKinds) + d.r.below(2)
+			kind = uint64(gsnyder.SwiftNumKinds) + d.r.Below(2)
 		default:
 			kind = uint64(gsnyder.SwiftOpen) // a connection restarts
 		}
@@ -361,7 +361,7 @@ func swiftVectors(cfg blocks.Config, block string, ports map[string]int, n int, 
 	prof.active, prof.pSame = min(prof.numConn, 64), 0.3
 	d := newSwiftDraw(prof, seed)
 	for i := 0; i < n; i++ {
-		for k := 0; k < 1+int(d.r.below(3)); k++ {
+		for k := 0; k < 1+int(d.r.Below(3)); k++ {
 			d.tick()
 		}
 		v := d.event()

@@ -96,7 +96,7 @@ func benchFor(cfg blocks.Config, b blocks.Block, hd harness.Design, profile stri
 		return f.Bench(cfg, hd, profile, seed)
 	}
 	// a block without a family of its own: its description alone
-	return genericBench(cfg, b, hd, seed)
+	return genericBench(cfg, b, hd, profile, seed)
 }
 
 // Family is what equivalence may know of a block beyond its description

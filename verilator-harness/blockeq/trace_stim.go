@@ -45,7 +45,7 @@ func (s *smarttTrace) Next(prevOut, in []uint64) {
 	if s.valid && prevOut != nil && prevOut[p.sReady] == 1 {
 		s.valid = false
 	}
-	if !s.valid && s.i+1 < len(s.events) && s.r.hit(s.pValid) {
+	if !s.valid && s.i+1 < len(s.events) && s.r.Hit(s.pValid) {
 		s.i++
 		s.valid = true
 	}
@@ -56,5 +56,5 @@ func (s *smarttTrace) Next(prevOut, in []uint64) {
 	in[p.sValid] = b2u(s.valid)
 	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = uint64(e.Conn), uint64(e.Kind), uint64(e.Size), b2u(e.ECN)
 	in[p.sRTT], in[p.sUnacked], in[p.sNow] = uint64(e.RTT), uint64(e.Unacked), e.Now
-	in[p.mReady] = b2u(s.r.hit(s.ready))
+	in[p.mReady] = b2u(s.r.Hit(s.ready))
 }

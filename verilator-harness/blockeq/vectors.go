@@ -166,10 +166,10 @@ func newConnPicker(mix connMix, r *rng, numConn int, connW int) *connPicker {
 	add(0)
 	add(uint32(numConn - 1))
 	for len(c.active) < k {
-		add(uint32(r.below(uint64(numConn))))
+		add(uint32(r.Below(uint64(numConn))))
 	}
 	for i := len(c.active) - 1; i > 0; i-- {
-		j := r.below(uint64(i + 1))
+		j := r.Below(uint64(i + 1))
 		c.active[i], c.active[j] = c.active[j], c.active[i]
 	}
 	c.hot = c.active[:min(mix.hotConns, len(c.active))]
@@ -179,7 +179,7 @@ func newConnPicker(mix connMix, r *rng, numConn int, connW int) *connPicker {
 // openNext returns the next connection to open, if this event opens one:
 // the hot ones first, then the others interleaved with traffic.
 func (c *connPicker) openNext() (uint32, bool) {
-	if c.opened < len(c.hot) || (c.opened < len(c.active) && c.r.hit(thresholdOf(c.mix.pOpenNext))) {
+	if c.opened < len(c.hot) || (c.opened < len(c.active) && c.r.Hit(thresholdOf(c.mix.pOpenNext))) {
 		id := c.active[c.opened]
 		c.opened++
 		c.last, c.haveLast = id, true
@@ -195,22 +195,22 @@ func (c *connPicker) pick() uint32 {
 	r, mix := c.r, c.mix
 	var id uint32
 	switch {
-	case c.haveLast && r.hit(thresholdOf(mix.pSame)):
+	case c.haveLast && r.Hit(thresholdOf(mix.pSame)):
 		id = c.last
-	case r.hit(thresholdOf(mix.pHot)):
-		id = c.hot[r.below(uint64(len(c.hot)))]
+	case r.Hit(thresholdOf(mix.pHot)):
+		id = c.hot[r.Below(uint64(len(c.hot)))]
 	default:
-		id = c.active[r.below(uint64(c.opened))]
+		id = c.active[r.Below(uint64(c.opened))]
 	}
 	c.last, c.haveLast = id, true
-	if c.connSpan > c.numConn && r.hit(thresholdOf(mix.pOutOfRange)) {
-		switch r.below(4) {
+	if c.connSpan > c.numConn && r.Hit(thresholdOf(mix.pOutOfRange)) {
+		switch r.Below(4) {
 		case 0:
 			id = uint32(c.numConn) // the first id past the table
 		case 1:
 			id = uint32(c.connSpan - 1) // all ones
 		default:
-			id = uint32(c.numConn + r.below(c.connSpan-c.numConn))
+			id = uint32(c.numConn + r.Below(c.connSpan-c.numConn))
 		}
 	}
 	return id
@@ -312,13 +312,13 @@ func (g *vectorGen) next() goldenreps.Event {
 	r, mix := g.r, g.mix
 	var e goldenreps.Event
 	if g.hasNow {
-		g.now = (g.now + r.below(g.nowStep+1)) & g.nowMask
+		g.now = (g.now + r.Below(g.nowStep+1)) & g.nowMask
 		e.Now = g.now
 	}
 	// Fields the kind does not use carry random values: the block must
 	// ignore them.
 	e.ECN = g.chance(mix.pECN)
-	e.EV = uint32(r.below(g.evSpan))
+	e.EV = uint32(r.Below(g.evSpan))
 
 	if c, ok := g.conns.openNext(); ok {
 		e.Conn, e.Kind = c, goldenreps.KindOpen
@@ -329,14 +329,14 @@ func (g *vectorGen) next() goldenreps.Event {
 
 	if e.Kind == goldenreps.KindAck || e.Kind == goldenreps.KindNack {
 		if evs := g.sent[e.Conn]; len(evs) > 0 && g.chance(mix.pEchoEV) {
-			e.EV = evs[r.below(uint64(len(evs)))]
+			e.EV = evs[r.Below(uint64(len(evs)))]
 		}
 	}
 	return e
 }
 
 // chance is true with probability p.
-func (g *vectorGen) chance(p float64) bool { return g.r.hit(thresholdOf(p)) }
+func (g *vectorGen) chance(p float64) bool { return g.r.Hit(thresholdOf(p)) }
 
 // observe remembers the EV a send got, for later acks to echo.
 func (g *vectorGen) observe(res goldenreps.Result) {
@@ -447,17 +447,17 @@ func newSmarttGen(mix smarttMix, seed uint64, gp gsmartt.Params, d gsmartt.Deriv
 	return g, nil
 }
 
-func (g *smarttGen) chance(p float64) bool { return g.r.hit(thresholdOf(p)) }
+func (g *smarttGen) chance(p float64) bool { return g.r.Hit(thresholdOf(p)) }
 
 // between is uniform in [lo, hi].
-func (g *smarttGen) between(lo, hi uint64) uint64 { return lo + g.r.below(hi-lo+1) }
+func (g *smarttGen) between(lo, hi uint64) uint64 { return lo + g.r.Below(hi-lo+1) }
 
 // advance moves time on. The first step past the wrap lands on exactly 0,
 // whose 16 ns stamp 0 is the one that reads as "never" (ZeroStampExpired).
 func (g *smarttGen) advance() uint64 {
-	step := g.r.below(2*g.mix.meanStepNs + 1)
+	step := g.r.Below(2*g.mix.meanStepNs + 1)
 	if g.chance(g.mix.pIdle) {
-		step += g.r.below(g.mix.idleMaxNs)
+		step += g.r.Below(g.mix.idleMaxNs)
 	}
 	next := g.now + step
 	if next > g.nowMask {
@@ -479,7 +479,7 @@ func (g *smarttGen) rtt(conn uint32) uint32 {
 		// The comparisons of the contract, on both sides: rtt <= FiRttMax
 		// (FastIncrease), rtt <= Trtt, the base RTT itself.
 		b := [...]uint64{brtt, fiMax, fiMax + 1, trtt, trtt + 1}
-		return uint32(b[g.r.below(uint64(len(b)))])
+		return uint32(b[g.r.Below(uint64(len(b)))])
 	}
 	switch g.level[conn] {
 	case 0:
@@ -514,7 +514,7 @@ func (g *smarttGen) next() gsmartt.Event {
 	lvl := min(g.level[e.Conn], 2)
 	e.ECN = g.chance(mix.ecnLevel[lvl])
 	e.RTT = g.rtt(e.Conn)
-	e.Unacked = uint32(g.r.below(uint64(mix.unackedMax) + 1))
+	e.Unacked = uint32(g.r.Below(uint64(mix.unackedMax) + 1))
 	return e
 }
 
