@@ -43,7 +43,8 @@ func IRLTokensDescriptor() block.Block {
 			}
 			return irlCycler{pipe.NewShell[gthreecpo.IRLEvent, gthreecpo.IRLEventResult](t, p.Depth, p.WaitSlots, nil)}, nil
 		},
-		Formal: irlFormalJobs,
+		Stimulus: irlStimulus,
+		Formal:   irlFormalJobs,
 	})
 }
 
