@@ -45,7 +45,8 @@ func SwitchDescriptor() block.Block {
 			}
 			return switchCycler{pipe.NewShell[gonerc.SwitchEvent, gonerc.SwitchResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
-		Formal: switchFormalJobs,
+		Stimulus: switchStimulus,
+		Formal:   switchFormalJobs,
 	})
 }
 

@@ -33,6 +33,26 @@ func (h *RTLHost) StepTo(e *gonerc.HostEvent, r *gonerc.HostResult) {
 		OldWeight: f[5], NewWeight: f[6], Ended: f[7] == 1, Resume: f[8], Rate: f[9], Conns: f[10], Error: f[11] == 1}
 }
 
+// RTLSwitch is the Verilated onerc_switch behind golden/netsim/newflow's
+// Port (and golden/onerc's StepTo).
+type RTLSwitch struct{ S *RTLStepper }
+
+// NewRTLSwitch maps onerc_switch's ports.
+func NewRTLSwitch(b Built) (RTLSwitch, error) {
+	s, err := NewRTLStepper(b.Model, b.Design, []string{"conn", "kind", "tag", "window", "weight", "let_through", "seq", "spec"},
+		[]string{"conn", "kind", "hit", "filled", "thresh", "let_through", "drop", "spec", "error"})
+	return RTLSwitch{s}, err
+}
+
+// StepTo runs one event through the hardware.
+func (c RTLSwitch) StepTo(e *gonerc.SwitchEvent, r *gonerc.SwitchResult) {
+	var f [9]uint64
+	in := [8]uint64{uint64(e.Conn), uint64(e.Kind), e.Tag, e.Window, e.Weight, e.LetThrough, e.Seq, b2u(e.Spec)}
+	c.S.Step(in[:], f[:])
+	*r = gonerc.SwitchResult{Conn: uint32(f[0]), Kind: gonerc.SwitchKind(f[1]), Hit: f[2] == 1, Filled: f[3] == 1, Thresh: f[4],
+		LetThrough: f[5], Drop: f[6] == 1, Spec: f[7] == 1, Error: f[8] == 1}
+}
+
 // RTLSPERC is the Verilated sperc_link behind golden/onerc's StepTo.
 type RTLSPERC struct {
 	S       *RTLStepper
