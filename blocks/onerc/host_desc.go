@@ -42,7 +42,8 @@ func HostDescriptor() block.Block {
 			}
 			return hostCycler{gonerc.NewHostPipeline(m, p.Depth)}, nil
 		},
-		Formal: hostFormalJobs,
+		Stimulus: hostStimulus,
+		Formal:   hostFormalJobs,
 	})
 }
 
