@@ -41,7 +41,8 @@ func TTWDescriptor() block.Block {
 			}
 			return ttwCycler{gsrp.NewTTWPipeline(m, p.Depth)}, nil
 		},
-		Formal: ttwFormalJobs,
+		Stimulus: ttwStimulus,
+		Formal:   ttwFormalJobs,
 	})
 }
 
