@@ -44,7 +44,8 @@ func TxDescriptor() block.Block {
 			}
 			return txCycler{pipe.NewShell[gsrp.TxEvent, gsrp.TxResult](m, p.Depth, p.WaitSlots, nil)}, nil
 		},
-		Formal: txFormalJobs,
+		Stimulus: txStimulus,
+		Formal:   txFormalJobs,
 	})
 }
 

@@ -1,0 +1,247 @@
+package srp
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/stim"
+	gsrp "github.com/nicgen/nicgen/golden/srp"
+)
+
+// srp_tx's stimulus (block.Desc.Stimulus) plays the host and the network:
+// it keeps a model of its own (a second golden model, stepped as it draws
+// each event, which is the order the block executes them in) to learn
+// which reservations and speculative packets went out, and answers them
+// later with grants, ACKs and NACKs, besides stale answers, busy messages
+// and errors. Its coverage is every outcome.
+
+// txMix is the event mix of the srp_tx stimulus.
+type txMix struct {
+	active         uint64 // queues 0..active-1 are used (all opened first)
+	hot            int
+	pValid, pReady float64
+	pSame, pHot    float64
+	stepMax        uint64 // time advances by 0..stepMax ticks per cycle
+	strides        uint64
+}
+
+// txMixFor adapts the mix to a named profile. srp_tx has no ECN marks,
+// its losses are the NACKs of every mix, and its extremes (ids past the
+// table, unknown kinds, empty messages, stale answers) are in every mix:
+// all-ecn, all-loss and extremes are the mixed profile. Vectors use 64
+// queues.
+func txMixFor(p TxParams, profile string) (txMix, error) {
+	m := txMix{active: uint64(p.NumConn), hot: 8, pValid: 0.9, pReady: 0.8, pSame: 0.2, pHot: 0.8, stepMax: 8}
+	switch profile {
+	case "mixed", "all-ecn", "all-loss", "extremes":
+	case stim.Vectors:
+		m.active = min(m.active, 64)
+	case "same-conn":
+		m.pSame, m.hot, m.pHot = 1, 1, 1
+	case "idle":
+		m.pValid = 0.1
+	case "backpressure":
+		m.pReady = 0.2
+	case "wrap":
+		m.stepMax = uint64(1) << uint(max(p.TimeW-10, 4))
+	case "hazard":
+		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
+	default:
+		return m, fmt.Errorf("srp_tx: no stimulus profile %q", profile)
+	}
+	return m, nil
+}
+
+// txAnswer is a network answer the stimulus will give later.
+type txAnswer struct {
+	conn      uint64
+	kind      gsrp.TxKind
+	seq       uint64
+	dueEvents uint64 // drawn events after which it is due
+}
+
+// txDraw draws srp_tx events: queues 0 .. active-1 opened first, then the
+// answers that are due, messages and sends on the queues with locality,
+// stale answers and errors.
+type txDraw struct {
+	p       TxParams
+	mix     txMix
+	r       *stim.Rand
+	conns   stim.Locality
+	shadow  *gsrp.TxModel
+	opened  uint64
+	n       uint64
+	now     uint64
+	pending []txAnswer
+}
+
+func newTxDraw(p TxParams, mix txMix, r *stim.Rand) (*txDraw, error) {
+	sh, err := gsrp.NewTxModel(p.Golden())
+	if err != nil {
+		return nil, err
+	}
+	d := &txDraw{p: p, mix: mix, r: r, shadow: sh}
+	d.conns = stim.NewLocality(r, mix.hot, mix.active, mix.pSame, mix.pHot)
+	d.conns.Strides = mix.strides
+	d.now = uint64(1)<<uint(p.TimeW) - 5000 // wrap early
+	return d, nil
+}
+
+// due reports whether one of the first pending answers is due.
+func (d *txDraw) due() bool {
+	for i := 0; i < min(8, len(d.pending)); i++ {
+		if d.pending[i].dueEvents <= d.n {
+			return true
+		}
+	}
+	return false
+}
+
+// tick advances the time by one cycle.
+func (d *txDraw) tick() { d.now += d.r.Below(d.mix.stepMax + 1) }
+
+// event draws the next event into f: conn, kind, m, seq, ts, now (the
+// golden model's order), and steps the shadow model with it.
+func (d *txDraw) event(f []uint64) {
+	tmask := uint64(1)<<uint(d.p.TimeW) - 1
+	smask := uint64(1)<<uint(d.p.SeqW) - 1
+	e := gsrp.TxEvent{Now: d.now & tmask}
+	d.n++
+	switch {
+	case d.opened < d.mix.active:
+		e.Conn, e.Kind = uint32(d.opened), gsrp.TxOpen
+		d.conns.Force(d.opened)
+		d.opened++
+	case d.due() && d.r.Below(3) > 0:
+		// any of the first answers that are due, not the oldest: a grant
+		// may come after some of its chunk's ACKs and NACKs
+		var due []int
+		for i := 0; i < min(8, len(d.pending)); i++ {
+			if d.pending[i].dueEvents <= d.n {
+				due = append(due, i)
+			}
+		}
+		j := due[d.r.Below(uint64(len(due)))]
+		a := d.pending[j]
+		d.pending = slices.Delete(d.pending, j, j+1)
+		e.Conn, e.Kind, e.Seq = uint32(a.conn), a.kind, a.seq
+		if a.kind == gsrp.TxGrant {
+			e.Ts = (e.Now + d.r.Below(200)) & tmask // t_s a little ahead, as a busy receiver grants
+			if d.r.Below(8) == 0 {
+				e.Ts = (e.Now - d.r.Below(100)) & tmask // or already past
+			}
+		}
+	default:
+		c := d.conns.Pick(d.r)
+		e.Conn = uint32(c)
+		switch k := d.r.Below(100); {
+		case k < 8:
+			e.Kind, e.M = gsrp.TxMsg, 1+d.r.Below(40) // bypassing (below n_min) and chunked
+			if d.r.Below(50) == 0 {
+				e.M = 0 // an error
+			}
+		case k < 90:
+			e.Kind = gsrp.TxSend
+		case k < 93: // a stale answer
+			e.Kind, e.Seq = gsrp.TxKind(3+d.r.Below(3)), d.r.Next()&smask
+		case k < 95:
+			e.Conn = uint32(d.p.NumConn) + uint32(d.r.Below(4)) // an error
+			e.Kind = gsrp.TxSend
+		case k < 96:
+			e.Kind = gsrp.TxNumKinds + gsrp.TxKind(d.r.Below(2)) // an unknown kind
+		default:
+			e.Kind = gsrp.TxSend
+		}
+	}
+	var r gsrp.TxResult
+	d.shadow.StepTo(&e, &r)
+	if r.Res {
+		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: gsrp.TxGrant, seq: r.Seq, dueEvents: d.n + 5 + d.r.Below(60)})
+	}
+	if r.Pkt && r.Spec {
+		kind := gsrp.TxAck
+		if d.r.Below(8) == 0 {
+			kind = gsrp.TxNack
+		}
+		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: kind, seq: r.Seq, dueEvents: d.n + 3 + d.r.Below(80)})
+	}
+	if len(d.pending) > 4096 { // answers the queues will never need
+		d.pending = d.pending[len(d.pending)-4096:]
+	}
+	f[0], f[1], f[2], f[3], f[4], f[5] = uint64(e.Conn), uint64(e.Kind), e.M, e.Seq, e.Ts, e.Now
+}
+
+// txStimulus is srp_tx's block.Desc.Stimulus.
+func txStimulus(p TxParams, profile string, r *stim.Rand) (stim.Source, stim.Coverage, error) {
+	mix, err := txMixFor(p, profile)
+	if err != nil {
+		return stim.Source{}, nil, err
+	}
+	d, err := newTxDraw(p, mix, r)
+	if err != nil {
+		return stim.Source{}, nil, err
+	}
+	src := stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}
+	if profile == stim.Vectors {
+		// events 1-3 cycles of time apart
+		src.Tick, src.Event = nil, func(f []uint64) {
+			for k := 0; k < 1+int(d.r.Below(3)); k++ {
+				d.tick()
+			}
+			d.event(f)
+		}
+	}
+	return src, newTxCoverage(p), nil
+}
+
+// txCoverage counts the outcomes of srp_tx a run reached, from the golden
+// results (conn, kind, pkt, seq, spec, res, res_n, stale, busy, msg_done,
+// error, and the members of a shell with wait slots).
+type txCoverage struct{ stim.Cases }
+
+// newTxCoverage expects every case of p: with n_max 1 a chunk is one
+// packet, sent with its reservation, so no later speculative send exists.
+func newTxCoverage(p TxParams) *txCoverage {
+	c := &txCoverage{stim.NewCases("open", "message accepted", "message while busy", "reservation with the first speculative packet",
+		"speculative send", "non-speculative send", "send with nothing to send", "grant", "stale grant", "ack", "nack",
+		"stale ack or nack", "message delivered", "error")}
+	c.Skip("speculative send", p.NMax == 1)
+	return c
+}
+
+func (c *txCoverage) Count(res []uint64) {
+	kind := gsrp.TxKind(res[1])
+	pkt, spec, reserved, stale, busy, msgDone := res[2] == 1, res[4] == 1, res[5] == 1, res[7] == 1, res[8] == 1, res[9] == 1
+	switch {
+	case res[10] == 1:
+		c.Add("error")
+	case kind == gsrp.TxOpen:
+		c.Add("open")
+	case kind == gsrp.TxMsg && busy:
+		c.Add("message while busy")
+	case kind == gsrp.TxMsg:
+		c.Add("message accepted")
+	case kind == gsrp.TxSend && reserved:
+		c.Add("reservation with the first speculative packet")
+	case kind == gsrp.TxSend && pkt && spec:
+		c.Add("speculative send")
+	case kind == gsrp.TxSend && pkt:
+		c.Add("non-speculative send")
+	case kind == gsrp.TxSend:
+		c.Add("send with nothing to send")
+	case kind == gsrp.TxGrant && stale:
+		c.Add("stale grant")
+	case kind == gsrp.TxGrant:
+		c.Add("grant")
+	case stale:
+		c.Add("stale ack or nack")
+	case kind == gsrp.TxAck:
+		c.Add("ack")
+	default:
+		c.Add("nack")
+	}
+	if msgDone {
+		c.Add("message delivered")
+	}
+}
