@@ -2,18 +2,26 @@ package blockeq
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/block"
+	"github.com/nicgen/nicgen/blocks/connpipe"
+	"github.com/nicgen/nicgen/blocks/stim"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
 // A configuration whose results depend on timing (uet_cc's split engine:
-// the window a send sees is the newest the window path wrote) has a
-// golden model at cycle level on its fields (block.CycleModel), which the
-// bench runs in place of the transaction model in golden/pipe's shell.
-// The stimulus (on 16 connections) and the coverage are the generic
-// bench's.
+// the window a send sees is the newest the window path wrote; hpcc's and
+// swift's merging shells: the ACKs of a connection in flight fold
+// together) has a golden model at cycle level on its fields
+// (block.CycleModel), which the bench runs in place of the transaction
+// model in golden/pipe's shell. A block with a stimulus of its own
+// (block.Desc.Stimulus) is driven by it under the profile and counted by
+// its own coverage, which gets the results in the golden transaction
+// model's field order (with the member count of a merging shell last);
+// the others get the generic bench's stimulus (on 16 connections) and
+// coverage.
 
 // cycleRef is the harness reference of a block.CycleModel.
 type cycleRef struct {
@@ -27,9 +35,15 @@ type cycleRef struct {
 	newModel func() block.CycleModel
 	m        block.CycleModel
 	in, out  []uint64
-	cov      *GenericCoverage
-	members  int // position of m_window_members in the model's outputs, or -1
-	wValid   int // position of m_window_valid, or -1
+	cov      stim.Coverage
+	// resAt, with the block's own coverage, is the positions in the
+	// model's outputs of the result Count takes (nil: the outputs as they
+	// are, for the generic coverage)
+	resAt   []int
+	res     []uint64
+	generic *GenericCoverage // the generic coverage, or nil
+	members int              // position of m_window_members in the model's outputs, or -1
+	wValid  int              // position of m_window_valid, or -1
 }
 
 func (r *cycleRef) Reset() { r.m = r.newModel() }
@@ -48,10 +62,17 @@ func (r *cycleRef) Cycle(in, out []uint64) {
 		out[j] = r.out[k]
 	}
 	if mValid && mReady && r.cov != nil {
-		r.cov.Count(r.out)
+		if r.resAt == nil {
+			r.cov.Count(r.out)
+		} else {
+			for i, k := range r.resAt {
+				r.res[i] = r.out[k]
+			}
+			r.cov.Count(r.res)
+		}
 	}
-	if r.members >= 0 && r.out[r.wValid] == 1 && r.out[r.members] > 1 && r.cov != nil {
-		r.cov.counts[mergedUpdate]++
+	if r.members >= 0 && r.out[r.wValid] == 1 && r.out[r.members] > 1 && r.generic != nil {
+		r.generic.counts[mergedUpdate]++
 	}
 }
 
@@ -60,7 +81,7 @@ func (r *cycleRef) Cycle(in, out []uint64) {
 const mergedUpdate = "merged window update"
 
 // cycleBench is the bench of a block configuration with a cycle model.
-func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint64) (*Bench, error) {
+func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, profile string, seed uint64) (*Bench, error) {
 	gp, err := newGenericPorts(hd)
 	if err != nil {
 		return nil, err
@@ -97,24 +118,60 @@ func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, seed uint6
 	if ref.kindAt < 0 {
 		return nil, fmt.Errorf("blockeq: block %s: the cycle model gives no m_result_kind", b.Name)
 	}
-	cov := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}, kindAt: ref.kindAt, errAt: ref.errAt}
-	ref.cov = cov
-	ref.members, ref.wValid = block.Bind([]string{"m_window_members"}, outNames)[0], block.Bind([]string{"m_window_valid"}, outNames)[0]
-	if ref.members >= 0 && ref.wValid >= 0 {
-		cov.extra = append(cov.extra, mergedUpdate)
+	_, own, hasOwn, err := b.Stimulus(cfg, profile, stim.New(seed))
+	if err != nil {
+		return nil, err
+	}
+	var cov CoverageReport
+	var gIn []string
+	ref.members = -1
+	if hasOwn {
+		// the block's own coverage takes the golden transaction model's
+		// result fields, read from the model's m_result_* outputs
+		g, err := b.Golden(cfg)
+		if err != nil {
+			return nil, err
+		}
+		var gOut []string
+		gIn, gOut = g.Fields()
+		names := slices.Clone(gOut)
+		if !slices.Contains(names, connpipe.MembersField) && pm.outIdx("m_result_"+connpipe.MembersField) >= 0 {
+			names = append(names, connpipe.MembersField)
+		}
+		for _, n := range names {
+			k := block.Bind([]string{"m_result_" + n}, outNames)[0]
+			if k < 0 {
+				return nil, fmt.Errorf("blockeq: block %s: the cycle model gives no m_result_%s, a result field of the golden model", b.Name, n)
+			}
+			ref.resAt = append(ref.resAt, k)
+		}
+		ref.res = make([]uint64, len(ref.resAt))
+		ref.cov, cov = own, coverageReport{own}
 	} else {
-		ref.members = -1
+		gc := &GenericCoverage{kinds: b.Kinds, counts: map[string]int64{}, kindAt: ref.kindAt, errAt: ref.errAt}
+		ref.cov, ref.generic, cov = gc, gc, gc
+		members, wValid := block.Bind([]string{"m_window_members"}, outNames)[0], block.Bind([]string{"m_window_valid"}, outNames)[0]
+		if members >= 0 && wValid >= 0 {
+			ref.members, ref.wValid = members, wValid
+			gc.extra = append(gc.extra, mergedUpdate)
+		}
 	}
 	ref.newModel = func() block.CycleModel {
 		m, _, _ := b.CycleModel(cfg) // accepted above
 		return m
 	}
 	ref.m = ref.newModel()
-	stim := func() harness.Stimulus {
+	newStim := func() harness.Stimulus {
+		r := newRNG(seed)
+		// the block's own stimulus draws from the generator the handshake
+		// uses, the source first
+		if src, _, ok, _ := b.Stimulus(cfg, profile, r); ok {
+			return newSourceStim(src, gp, gIn, r)
+		}
 		// a few connections, so that their events meet in the pipelines
 		// (a merge needs two events of one connection close together)
-		return &genericStim{p: gp, r: newRNG(seed), numConn: uint64(numConn), active: 16, numKinds: uint64(len(b.Kinds)),
+		return &genericStim{p: gp, r: r, numConn: uint64(numConn), active: 16, numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
 	}
-	return &Bench{Ref: ref, Stim: stim, Coverage: cov}, nil
+	return &Bench{Ref: ref, Stim: newStim, Coverage: cov}, nil
 }

@@ -328,15 +328,7 @@ func genericBench(cfg blocks.Config, b blocks.Block, hd harness.Design, profile 
 		// the block's own stimulus draws from the generator the handshake
 		// uses, in the order it always did: the source first
 		if src, _, ok, _ := b.Stimulus(cfg, profile, r); ok {
-			s := &sourceStim{src: src, at: make([]int, len(gIn)), cur: make([]uint64, len(gIn)),
-				h: newHandshake(gp.sValid, gp.mReady, gp.sReady, r, src.PValid, src.PReady)}
-			for i, j := range block.Bind(gIn, portIn) {
-				s.at[i] = -1
-				if j >= 0 {
-					s.at[i] = gp.inIdx[j]
-				}
-			}
-			return s
+			return newSourceStim(src, gp, gIn, r)
 		}
 		return &genericStim{p: gp, r: r, numConn: uint64(numConn), numKinds: uint64(len(b.Kinds)),
 			cur: make([]uint64, len(gp.inFields)), pValid: thresholdOf(0.9), pReady: thresholdOf(0.8)}
@@ -352,6 +344,21 @@ type sourceStim struct {
 	h   handshake
 	at  []int    // harness input of golden event field i (-1: none)
 	cur []uint64 // the offered event, in the golden model's field order
+}
+
+// newSourceStim drives gp's ports from src, whose events are in the order
+// of the golden model's event fields gIn, with a handshake that draws
+// from r (the generator src draws from, made before the handshake).
+func newSourceStim(src stim.Source, gp genericPorts, gIn []string, r *rng) *sourceStim {
+	s := &sourceStim{src: src, at: make([]int, len(gIn)), cur: make([]uint64, len(gIn)),
+		h: newHandshake(gp.sValid, gp.mReady, gp.sReady, r, src.PValid, src.PReady)}
+	for i, j := range block.Bind(gIn, gp.inFields) {
+		s.at[i] = -1
+		if j >= 0 {
+			s.at[i] = gp.inIdx[j]
+		}
+	}
+	return s
 }
 
 func (s *sourceStim) Next(prevOut, in []uint64) {

@@ -90,7 +90,7 @@ func benchFor(cfg blocks.Config, b blocks.Block, hd harness.Design, profile stri
 	if _, timed, err := b.CycleModel(cfg); err != nil {
 		return nil, err
 	} else if timed {
-		return cycleBench(cfg, b, hd, seed)
+		return cycleBench(cfg, b, hd, profile, seed)
 	}
 	if f, ok := lookupFamily(b.Name); ok {
 		return f.Bench(cfg, hd, profile, seed)
