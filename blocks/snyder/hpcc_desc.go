@@ -59,7 +59,9 @@ func HPCCDescriptor() block.Block {
 			}
 			return hpccCycler{p: HPCCGoldenPipeline(p, m), ack: p.MergeSlots > 0}, nil
 		},
-		Formal: hpccFormalJobs,
+		Cycle:    hpccCycle,
+		Stimulus: hpccStimulus,
+		Formal:   hpccFormalJobs,
 	})
 }
 
@@ -77,14 +79,45 @@ func (g hpccGolden) Fields() ([]string, []string) {
 }
 
 func (g hpccGolden) Step(in, out []uint64) {
-	e := gsnyder.HPCCFxEvent{Conn: uint32(in[0]), Kind: gsnyder.HPCCKind(in[1]), Seq: in[2], SndNxt: in[3], QLen: in[4], TxB: in[5], Ts: in[6]}
+	e := hpccEventOf(in)
 	var r gsnyder.HPCCFxResult
 	g.m.StepTo(&e, &r)
-	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.U
-	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Moved), block.Bit(r.Error)
+	putHPCCResult(&r, out)
 	if g.members {
 		out[7] = 1 - block.Bit(r.Error)
 	}
+}
+
+// hpccEventOf is the event of the fields of hpccGolden.Fields.
+func hpccEventOf(in []uint64) gsnyder.HPCCFxEvent {
+	return gsnyder.HPCCFxEvent{Conn: uint32(in[0]), Kind: gsnyder.HPCCKind(in[1]), Seq: in[2], SndNxt: in[3], QLen: in[4], TxB: in[5], Ts: in[6]}
+}
+
+// putHPCCResult writes the result's fields of hpccGolden.Fields but the
+// member count.
+func putHPCCResult(r *gsnyder.HPCCFxResult, out []uint64) {
+	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.U
+	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Moved), block.Bit(r.Error)
+}
+
+// hpccCycle is hpcc's golden cycle-level model on fields (block.Desc.Cycle)
+// in the merging shell, whose results depend on timing: ACKs in flight
+// fold together, and m_result_members counts them. The plain shell's
+// results do not (ok false).
+func hpccCycle(p HPCCParams) (block.CycleModel, bool, error) {
+	if p.MergeSlots == 0 {
+		return nil, false, nil
+	}
+	m, err := gsnyder.NewHPCCFxModel(p.Golden())
+	if err != nil {
+		return nil, false, err
+	}
+	g := hpccGolden{m, true}
+	event, result := g.Fields()
+	return newMergeCycle(event, result, HPCCGoldenPipeline(p, m), hpccEventOf, func(r *gsnyder.HPCCFxResult, out []uint64) {
+		putHPCCResult(r, out)
+		out[7] = uint64(r.Members)
+	}), true, nil
 }
 
 func (g hpccGolden) Reset() { g.m.Reset() }
