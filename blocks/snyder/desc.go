@@ -64,7 +64,9 @@ func SwiftDescriptor() block.Block {
 			}
 			return swiftCycler{p: SwiftGoldenPipeline(p, m), ack: p.MergeSlots > 0}, nil
 		},
-		Formal: swiftFormalJobs,
+		Cycle:    swiftCycle,
+		Stimulus: swiftStimulus,
+		Formal:   swiftFormalJobs,
 	})
 }
 
@@ -87,19 +89,51 @@ func (g swiftGolden) Fields() ([]string, []string) {
 }
 
 func (g swiftGolden) Step(in, out []uint64) {
+	e := g.eventOf(in)
+	var r gsnyder.SwiftFxResult
+	g.m.StepTo(&e, &r)
+	putSwiftResult(&r, out)
+	if g.members {
+		out[7] = 1 - block.Bit(r.Error)
+	}
+}
+
+// eventOf is the event of the fields of Fields.
+func (g swiftGolden) eventOf(in []uint64) gsnyder.SwiftFxEvent {
 	e := gsnyder.SwiftFxEvent{Conn: uint32(in[0]), Kind: gsnyder.SwiftKind(in[1])}
 	f := in[2:]
 	if g.now {
 		e.Now, f = f[0], f[1:]
 	}
 	e.Delay, e.Hops, e.Acked = f[0], f[1], f[2]
-	var r gsnyder.SwiftFxResult
-	g.m.StepTo(&e, &r)
+	return e
+}
+
+// putSwiftResult writes the result's fields of swiftGolden.Fields but the
+// member count.
+func putSwiftResult(r *gsnyder.SwiftFxResult, out []uint64) {
 	out[0], out[1], out[2], out[3] = uint64(r.Conn), uint64(r.Kind), r.Cwnd, r.Target
 	out[4], out[5], out[6] = block.Bit(r.Congested), block.Bit(r.Decreased), block.Bit(r.Error)
-	if g.members {
-		out[7] = 1 - block.Bit(r.Error)
+}
+
+// swiftCycle is swift's golden cycle-level model on fields
+// (block.Desc.Cycle) in the merging shell, whose results depend on
+// timing: ACKs in flight fold together, and m_result_members counts them.
+// The plain shell's results do not (ok false).
+func swiftCycle(p SwiftParams) (block.CycleModel, bool, error) {
+	if p.MergeSlots == 0 {
+		return nil, false, nil
 	}
+	m, err := gsnyder.NewSwiftFxModel(p.Golden())
+	if err != nil {
+		return nil, false, err
+	}
+	g := swiftGolden{m, p.UsesNow(), true}
+	event, result := g.Fields()
+	return newMergeCycle(event, result, SwiftGoldenPipeline(p, m), g.eventOf, func(r *gsnyder.SwiftFxResult, out []uint64) {
+		putSwiftResult(r, out)
+		out[7] = uint64(r.Members)
+	}), true, nil
 }
 
 func (g swiftGolden) Reset() { g.m.Reset() }

@@ -115,7 +115,7 @@ func TestSwiftEquivalence(t *testing.T) {
 				t.Errorf("never reached: %v", miss)
 			}
 			// the small configuration's floor is reached though not expected
-			// everywhere (SwiftCoverage)
+			// everywhere (blocks/snyder swiftCoverage)
 			if n := b.Coverage.Counts()["window at min"]; tc.name == "small" && n == 0 {
 				t.Error("the small configuration never reached its minimum window")
 			}
