@@ -46,7 +46,7 @@ func Descriptor() block.Block {
 		Kinds:   goldenKinds(),
 		Golden: func(p Params) (block.Golden, error) {
 			m, err := goldenreps.NewModel(p.Golden())
-			return paperModel{eventModel{m, true}}, err
+			return paperModel{eventModel{m, true, &stepIO{}}}, err
 		},
 		Cycler: func(p Params) (block.Cycler, error) {
 			m, err := goldenreps.NewModel(p.Golden())
@@ -76,7 +76,7 @@ func ConfDescriptor() block.Block {
 		Kinds:   goldenKinds(),
 		Golden: func(p ConfParams) (block.Golden, error) {
 			m, err := goldenreps.NewConfModel(p.Golden())
-			return eventModel{m, false}, err
+			return eventModel{m, false, &stepIO{}}, err
 		},
 		Cycler: func(p ConfParams) (block.Cycler, error) {
 			m, err := goldenreps.NewConfModel(p.Golden())
@@ -98,6 +98,15 @@ func goldenKinds() []string {
 type eventModel struct {
 	m      goldenreps.Stepper
 	frozen bool // the block has m_result_frozen
+	// the event and result a step passes to m, kept from one step to the
+	// next: through the interface they would escape, two allocations per
+	// event of the equivalence loop
+	io *stepIO
+}
+
+type stepIO struct {
+	ev goldenreps.Event
+	r  goldenreps.Result
 }
 
 var (
@@ -113,9 +122,10 @@ func (e eventModel) Fields() ([]string, []string) {
 }
 
 func (e eventModel) Step(in, out []uint64) {
-	ev := goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]}
-	var r goldenreps.Result
-	e.m.StepTo(&ev, &r)
+	ev, r := &e.io.ev, &e.io.r
+	*ev = goldenreps.Event{Conn: uint32(in[0]), Kind: goldenreps.Kind(in[1]), ECN: in[2] == 1, EV: uint32(in[3]), Now: in[4]}
+	*r = goldenreps.Result{}
+	e.m.StepTo(ev, r)
 	out[0], out[1], out[2], out[3], out[4] = uint64(r.Conn), uint64(r.Kind), uint64(r.EV), block.Bit(r.Explored), block.Bit(r.Error)
 	if e.frozen {
 		out[5] = block.Bit(r.Frozen)
