@@ -52,7 +52,8 @@ func Descriptor() block.Block {
 			m, err := goldenreps.NewModel(p.Golden())
 			return cycler{goldenreps.NewPipeline(m, p.Depth)}, err
 		},
-		Formal: formalJobs,
+		Stimulus: repsStimulus,
+		Formal:   formalJobs,
 	})
 }
 
@@ -82,7 +83,8 @@ func ConfDescriptor() block.Block {
 			m, err := goldenreps.NewConfModel(p.Golden())
 			return cycler{goldenreps.NewPipeline(m, p.Depth)}, err
 		},
-		Formal: confFormalJobs,
+		Stimulus: confStimulus,
+		Formal:   confFormalJobs,
 	})
 }
 

@@ -60,6 +60,10 @@ type Source struct {
 	// Event draws the next event's fields into f, in the order of the
 	// golden model's event fields (block.Golden.Fields).
 	Event func(f []uint64)
+	// Length, when set, learns the number of events of a vector file
+	// (profile Vectors) before the first is drawn: a source that spreads
+	// its time over the whole file.
+	Length func(n int)
 }
 
 // Coverage counts the behaviours a run reached, from the golden model's

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks/stim"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -39,7 +40,7 @@ func buildWith(t testing.TB, m *hdlgen.Module, err error, opts harness.BuildOpti
 	return model, hd
 }
 
-func run(t *testing.T, model *harness.Model, ref harness.Reference, stim func() harness.Stimulus, label string, cov *Coverage) {
+func run(t *testing.T, model *harness.Model, ref harness.Reference, stim func() harness.Stimulus, label string, cov stim.Coverage) {
 	t.Helper()
 	rep, err := harness.Run(context.Background(), model, ref, stim, harness.RunOptions{
 		Cycles: *cycles, Label: label, WaveDir: t.TempDir(),
@@ -47,7 +48,7 @@ func run(t *testing.T, model *harness.Model, ref harness.Reference, stim func() 
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%v\ncoverage:\n%s", rep, cov)
+	t.Logf("%v\ncoverage:\n%s", rep, FormatCounts(cov.Counts()))
 	if miss := cov.Missing(); len(miss) > 0 {
 		t.Errorf("%s never reached: %v", label, miss)
 	}
@@ -80,7 +81,7 @@ func TestRepsEquivalence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := reps.Paper(tc.params)
 			model, hd := build(t, m, err)
-			cov := NewCoverage(true)
+			cov := reps.NewCoverage(true)
 			ref, err := RepsReference(hd, tc.params.Golden(), cov)
 			if err != nil {
 				t.Fatal(err)
@@ -106,7 +107,7 @@ func TestRepsConfEquivalence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := reps.Conf(tc.params)
 			model, hd := build(t, m, err)
-			cov := NewCoverage(false)
+			cov := reps.NewCoverage(false)
 			ref, err := RepsConfReference(hd, tc.params.Golden(), cov)
 			if err != nil {
 				t.Fatal(err)

@@ -2,39 +2,12 @@ package blockeq
 
 import (
 	"github.com/nicgen/nicgen/blocks"
-	"github.com/nicgen/nicgen/blocks/reps"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
-// The equivalence benches of the REPS and SMaRTT families.
+// The equivalence benches of the SMaRTT family (smartt, nscc).
 func init() {
-	RegisterFamily("reps", Family{
-		Bench: func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error) {
-			p, err := reps.Of(cfg)
-			if err != nil {
-				return nil, err
-			}
-			cov := NewCoverage(true)
-			ref, err := RepsReference(hd, p.Golden(), cov)
-			stim := NewEventStimulus(hd, applyREPS(DefaultProfile(p.NumConn, p.TimeW, 400), profile, p.TimeW), seed)
-			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, err
-		},
-		Vectors: repsVectors,
-	})
-	RegisterFamily("reps_conf", Family{
-		Bench: func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error) {
-			p, err := reps.ConfOf(cfg)
-			if err != nil {
-				return nil, err
-			}
-			cov := NewCoverage(false)
-			ref, err := RepsConfReference(hd, p.Golden(), cov)
-			stim := NewEventStimulus(hd, applyREPS(DefaultProfile(p.NumConn, 32, 0), profile, 32), seed)
-			return &Bench{Ref: ref, Stim: stim, Coverage: cov}, err
-		},
-		Vectors: repsVectors,
-	})
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		RegisterFamily(v.String(), Family{
 			Bench: func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error) {

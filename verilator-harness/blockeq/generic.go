@@ -470,6 +470,9 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 		return nil, err
 	} else if ok {
 		cur, fromGolden := make([]uint64, len(gIn)), block.Bind(inOrder, gIn)
+		if src.Length != nil {
+			src.Length(n)
+		}
 		draw = func(vals []uint64) {
 			src.Event(cur)
 			for j, k := range fromGolden {

@@ -82,30 +82,6 @@ func checkProfileFor(block, name string) error {
 	return nil
 }
 
-// applyREPS adapts the REPS event mix to a profile.
-func applyREPS(p Profile, name string, timeW int) Profile {
-	switch name {
-	case "same-conn":
-		p.PSame, p.HotConns, p.PHot = 1, 1, 1
-	case "all-ecn":
-		p.PECN = 1
-	case "all-loss":
-		p.KindWeights = [8]float64{0.001, 0.3, 0, 0.35, 0.35, 0, 0, 0}
-	case "idle":
-		p.PValid = 0.1
-	case "backpressure":
-		p.PReady = 0.2
-	case "extremes":
-		p.EVSpan = 2                // EVs 0 and 1 only, and ...
-		p.ConnSpan = p.ConnSpan * 4 // ... many out-of-range connection ids
-	case "wrap":
-		p.NowStepMax = uint64(1) << uint(max(timeW-10, 4))
-	case "hazard":
-		p.PValid, p.PReady, p.Strides = 1, 0.8, hazardStrides
-	}
-	return p
-}
-
 // applySmartt adapts the SMaRTT event mix to a profile.
 func applySmartt(p SmarttProfile, name string) SmarttProfile {
 	switch name {

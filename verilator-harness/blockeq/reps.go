@@ -1,6 +1,7 @@
 package blockeq
 
 import (
+	"github.com/nicgen/nicgen/blocks/stim"
 	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -34,7 +35,7 @@ func b2u(b bool) uint64 {
 type repsRef struct {
 	p       streamPorts
 	pipe    *goldenreps.Pipeline
-	cov     *Coverage
+	cov     stim.Coverage
 	newPipe func() *goldenreps.Pipeline
 }
 
@@ -63,12 +64,15 @@ func (r *repsRef) Cycle(in, out []uint64) {
 	}
 	out[p.mErr] = b2u(res.Error)
 	if mValid && mReady && r.cov != nil {
-		r.cov.count(res)
+		// the golden result's fields, in the order of the block's golden
+		// model (blocks/reps: conn, kind, ev, explored, error, frozen)
+		f := [6]uint64{uint64(res.Conn), uint64(res.Kind), uint64(res.EV), b2u(res.Explored), b2u(res.Error), b2u(res.Frozen)}
+		r.cov.Count(f[:])
 	}
 }
 
 // RepsReference wraps the golden `reps` model (S4) for the harness.
-func RepsReference(d harness.Design, p goldenreps.Params, cov *Coverage) (harness.Reference, error) {
+func RepsReference(d harness.Design, p goldenreps.Params, cov stim.Coverage) (harness.Reference, error) {
 	pm := newPortMap(d)
 	if err := pm.must("s_event_now", "m_result_frozen"); err != nil {
 		return nil, err
@@ -84,7 +88,7 @@ func RepsReference(d harness.Design, p goldenreps.Params, cov *Coverage) (harnes
 }
 
 // RepsConfReference wraps the golden `reps_conf` model (S0 Alg. 4).
-func RepsConfReference(d harness.Design, p goldenreps.ConfParams, cov *Coverage) (harness.Reference, error) {
+func RepsConfReference(d harness.Design, p goldenreps.ConfParams, cov stim.Coverage) (harness.Reference, error) {
 	pm := newPortMap(d)
 	if err := pm.must("s_event_ev", "m_result_explored"); err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func (s *smarttStim) newEvent() {
 		return
 	}
 	s.conn = s.conns.Pick(r)
-	s.kind = s.kinds.pick(r)
+	s.kind = s.kinds.Pick(r)
 	s.size = prof.MTU
 	if r.Hit(s.pSmall) {
 		s.size = 64 + r.Below(prof.MTU-64)

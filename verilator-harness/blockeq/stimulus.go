@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
@@ -94,7 +93,7 @@ func (s *eventStim) newEvent() {
 		return
 	}
 	s.cur[cConn] = s.conns.Pick(r)
-	s.cur[cKind] = s.kinds.pick(r)
+	s.cur[cKind] = s.kinds.Pick(r)
 	s.cur[cECN] = b2u(r.Hit(s.pECN))
 	s.cur[cEV] = r.Below(prof.EVSpan)
 }
@@ -119,107 +118,6 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	}
 	in[p.mReady] = b2u(s.r.Hit(s.pReady))
 }
-
-// Coverage counts which behaviours of a REPS block a run exercised, from
-// the golden model's results.
-type Coverage struct {
-	counts     [numCases]int64
-	lastFrozen []bool // by connection id
-	hasFrozen  bool
-}
-
-const (
-	caseError = iota
-	caseOpen
-	caseSendExplored
-	caseSendFrozen
-	caseSendRecycled
-	caseAck
-	caseNack
-	caseTimeout
-	caseFreezeEntered
-	caseFreezeExited
-	numCases
-)
-
-var caseNames = [numCases]string{"error", "open", "send explored", "send while frozen (no exploration)",
-	"send recycled", "ack", "nack", "timeout", "freeze entered", "freeze exited"}
-
-// NewCoverage starts empty counters; hasFrozen is false for reps_conf.
-func NewCoverage(hasFrozen bool) *Coverage { return &Coverage{hasFrozen: hasFrozen} }
-
-// Counts returns the counters by behaviour name.
-func (c *Coverage) Counts() map[string]int64 {
-	m := map[string]int64{}
-	for i, n := range c.counts {
-		if n > 0 {
-			m[caseNames[i]] = n
-		}
-	}
-	return m
-}
-
-func (c *Coverage) count(r *goldenreps.Result) {
-	if r.Error {
-		c.counts[caseError]++
-		return
-	}
-	switch r.Kind {
-	case goldenreps.KindOpen:
-		c.counts[caseOpen]++
-	case goldenreps.KindSend:
-		switch {
-		case r.Explored:
-			c.counts[caseSendExplored]++
-		case r.Frozen:
-			c.counts[caseSendFrozen]++
-		default:
-			c.counts[caseSendRecycled]++
-		}
-	case goldenreps.KindAck:
-		c.counts[caseAck]++
-	case goldenreps.KindNack:
-		c.counts[caseNack]++
-	case goldenreps.KindTimeout:
-		c.counts[caseTimeout]++
-	}
-	if c.hasFrozen {
-		for int(r.Conn) >= len(c.lastFrozen) {
-			c.lastFrozen = append(c.lastFrozen, make([]bool, len(c.lastFrozen)+64)...)
-		}
-		was := c.lastFrozen[r.Conn]
-		if r.Frozen && !was && r.Kind == goldenreps.KindTimeout {
-			c.counts[caseFreezeEntered]++
-		}
-		if !r.Frozen && was && r.Kind != goldenreps.KindOpen {
-			c.counts[caseFreezeExited]++
-		}
-		c.lastFrozen[r.Conn] = r.Frozen
-	}
-}
-
-// Expect lists the behaviours a run must reach.
-func (c *Coverage) Expect() []string {
-	names := []string{"open", "send explored", "send recycled", "ack", "nack", "timeout", "error"}
-	if c.hasFrozen {
-		names = append(names, "send while frozen (no exploration)", "freeze entered", "freeze exited")
-	}
-	return names
-}
-
-// Missing returns the expected behaviours never reached.
-func (c *Coverage) Missing() []string {
-	var miss []string
-	counts := c.Counts()
-	for _, n := range c.Expect() {
-		if counts[n] == 0 {
-			miss = append(miss, n)
-		}
-	}
-	return miss
-}
-
-func (c *Coverage) String() string { return FormatCounts(c.Counts()) }
 
 // FormatCounts prints named counters, one per line, sorted by name.
 func FormatCounts(counts map[string]int64) string {

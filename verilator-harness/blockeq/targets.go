@@ -102,7 +102,7 @@ func benchFor(cfg blocks.Config, b blocks.Block, hd harness.Design, profile stri
 // Family is what equivalence may know of a block beyond its description
 // (package block): a faster reference, a stimulus that reaches the
 // block's rare cases, its own coverage, and the vectors of `nicgen
-// vectors`. The REPS and SMaRTT families register theirs (families.go);
+// vectors`. The SMaRTT family registers its own (families.go);
 // a block without one is checked by the generic bench (generic.go).
 type Family struct {
 	// Bench makes the reference, stimulus and coverage for a profile.

@@ -8,10 +8,9 @@ import (
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks"
-	"github.com/nicgen/nicgen/blocks/reps"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/stim"
 	"github.com/nicgen/nicgen/golden/pipe"
-	goldenreps "github.com/nicgen/nicgen/golden/reps"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
@@ -21,11 +20,12 @@ import (
 // business; a vector only says what the block must answer, in order.
 //
 // File format: one header line (VectorHeader), then one line per event, in
-// acceptance order: a VectorEvent for the REPS blocks, a SmarttVectorEvent
-// for the SMaRTT blocks. Every field of an event line is named after its
-// s_event_<field> port and every field of its "expect" object after its
-// m_result_<field> port, so a testbench maps lines to ports from the names
-// alone; flags are JSON booleans.
+// acceptance order: a SmarttVectorEvent for the SMaRTT blocks, a
+// FieldVector for the others (drawn by the block's own stimulus, profile
+// stim.Vectors, or by the generic draw). Every field of an event line is
+// named after its s_event_<field> port and every field of its "expect"
+// object after its m_result_<field> port, so a testbench maps lines to
+// ports from the names alone; flags are JSON booleans.
 
 // VectorHeader is the first line of a vector file.
 type VectorHeader struct {
@@ -61,32 +61,9 @@ type VectorHeader struct {
 	Cases []string `json:"cases,omitempty"`
 }
 
-// VectorLine is one event line of a vector file: *VectorEvent or
-// *SmarttVectorEvent.
+// VectorLine is one event line of a vector file: *SmarttVectorEvent or
+// *FieldVector.
 type VectorLine interface{ vectorLine() }
-
-// VectorEvent is one event offered on s_event_* and the result expected on
-// m_result_*, for the REPS blocks. Now is absent for blocks without an
-// s_event_now port.
-type VectorEvent struct {
-	Conn   uint32       `json:"conn"`
-	Kind   uint8        `json:"kind"`
-	ECN    uint8        `json:"ecn"`
-	EV     uint32       `json:"ev"`
-	Now    *uint64      `json:"now,omitempty"`
-	Expect VectorResult `json:"expect"`
-}
-
-// VectorResult is the expected m_result_* beat of a REPS block. Frozen is
-// absent for blocks without an m_result_frozen port.
-type VectorResult struct {
-	Conn     uint32 `json:"conn"`
-	Kind     uint8  `json:"kind"`
-	EV       uint32 `json:"ev"`
-	Explored bool   `json:"explored"`
-	Frozen   *bool  `json:"frozen,omitempty"`
-	Error    bool   `json:"error"`
-}
 
 // SmarttVectorEvent is one event and its expected result for the SMaRTT
 // blocks (smartt, nscc; docs/blocks/smartt.md Section 1).
@@ -112,7 +89,6 @@ type SmarttVectorResult struct {
 	Error bool   `json:"error"`
 }
 
-func (*VectorEvent) vectorLine()       {}
 func (*SmarttVectorEvent) vectorLine() {}
 
 // VectorSet is a generated vector file in memory, with the coverage its
@@ -123,239 +99,12 @@ type VectorSet struct {
 	Coverage CoverageReport
 }
 
-// connMix is how an exported sequence picks connections; REPS and SMaRTT
-// sequences share it. Probabilities are per event.
-type connMix struct {
-	activeConns int     // in-range connections the sequence uses, each opened before use
-	hotConns    int     // the first few opened take most of the traffic
-	pSame       float64 // same connection as the previous in-range event: back-to-back hazards
-	pHot        float64 // one of the hot connections
-	pOutOfRange float64 // an id >= NumConn (an error whatever the kind)
-	pOpenNext   float64 // once the hot ones are open, an event opens the next connection
-}
-
-// connPicker draws connection ids: every in-range connection it returns
-// was opened by an earlier event it returned (openNext), so the state
-// table never reads a word that was not written. A never-opened word is
-// all zero under Verilator but X under Icarus. (The equivalence stimulus's
-// localityPicker draws uniformly over a span, without opening first.)
-type connPicker struct {
-	mix      connMix
-	r        *rng
-	numConn  uint64
-	connSpan uint64 // 2^width(s_event_conn)
-	active   []uint32
-	opened   int // active[:opened] have been opened
-	hot      []uint32
-	last     uint32
-	haveLast bool
-}
-
-// newConnPicker chooses the active connections: both ends of the table and
-// random ones, in random order; the first hotConns of them are hot.
-func newConnPicker(mix connMix, r *rng, numConn int, connW int) *connPicker {
-	c := &connPicker{mix: mix, r: r, numConn: uint64(numConn), connSpan: uint64(1) << connW}
-	k := min(mix.activeConns, numConn)
-	seen := map[uint32]bool{}
-	add := func(id uint32) {
-		if !seen[id] && len(c.active) < k {
-			seen[id] = true
-			c.active = append(c.active, id)
-		}
-	}
-	add(0)
-	add(uint32(numConn - 1))
-	for len(c.active) < k {
-		add(uint32(r.Below(uint64(numConn))))
-	}
-	for i := len(c.active) - 1; i > 0; i-- {
-		j := r.Below(uint64(i + 1))
-		c.active[i], c.active[j] = c.active[j], c.active[i]
-	}
-	c.hot = c.active[:min(mix.hotConns, len(c.active))]
-	return c
-}
-
-// openNext returns the next connection to open, if this event opens one:
-// the hot ones first, then the others interleaved with traffic.
-func (c *connPicker) openNext() (uint32, bool) {
-	if c.opened < len(c.hot) || (c.opened < len(c.active) && c.r.Hit(thresholdOf(c.mix.pOpenNext))) {
-		id := c.active[c.opened]
-		c.opened++
-		c.last, c.haveLast = id, true
-		return id, true
-	}
-	return 0, false
-}
-
-// pick returns the connection of an event that opens none: often the
-// previous one, often a hot one, otherwise any opened one; now and then an
-// id past the table instead.
-func (c *connPicker) pick() uint32 {
-	r, mix := c.r, c.mix
-	var id uint32
-	switch {
-	case c.haveLast && r.Hit(thresholdOf(mix.pSame)):
-		id = c.last
-	case r.Hit(thresholdOf(mix.pHot)):
-		id = c.hot[r.Below(uint64(len(c.hot)))]
-	default:
-		id = c.active[r.Below(uint64(c.opened))]
-	}
-	c.last, c.haveLast = id, true
-	if c.connSpan > c.numConn && r.Hit(thresholdOf(mix.pOutOfRange)) {
-		switch r.Below(4) {
-		case 0:
-			id = uint32(c.numConn) // the first id past the table
-		case 1:
-			id = uint32(c.connSpan - 1) // all ones
-		default:
-			id = uint32(c.numConn + r.Below(c.connSpan-c.numConn))
-		}
-	}
-	return id
-}
-
-// vectorMix is the event mix of an exported REPS sequence. Unlike Profile
-// it is per event, not per cycle: the testbench chooses the valid and
-// ready timing.
-type vectorMix struct {
-	conns       connMix
-	kindWeights [8]float64
-	pECN        float64 // on every kind: only acks may look at it
-	pEchoEV     float64 // an ack or nack carries an EV recently sent on its connection
-	recentEVs   int     // how many sent EVs per connection are remembered for echoes
-	// freezeSpans is how many FreezeTime periods `now` advances over the
-	// whole sequence, so that freezes both start and expire at any length.
-	freezeSpans uint64
-}
-
-// defaultVectorMix reaches every behaviour of both REPS blocks within a few
-// thousand events: the hot connections finish exploring (210 sends) early,
-// so timeouts freeze them, and time runs fast enough for freezes to expire
-// and exploration to restart. Re-opens are rare because each one restarts
-// exploration.
-var defaultVectorMix = vectorMix{
-	conns: connMix{
-		activeConns: 48,
-		hotConns:    4,
-		pSame:       0.4,
-		pHot:        0.6,
-		pOutOfRange: 0.01,
-		pOpenNext:   0.25,
-	},
-	// Kinds open (a re-open), send, ack, nack, timeout, invalid 5, 6, 7.
-	// With 15% of acks marked, unmarked acks about match sends, so the
-	// EV buffer both fills up and drains; timeouts are rare enough that a
-	// connection recycles EVs for a while before it freezes.
-	kindWeights: [8]float64{0.0005, 0.4, 0.46, 0.04, 0.025, 0.004, 0.004, 0.004},
-	pECN:        0.15,
-	pEchoEV:     0.7,
-	recentEVs:   8,
-	freezeSpans: 16,
-}
-
-// vectorGen draws the events of one REPS sequence.
-type vectorGen struct {
-	mix    vectorMix
-	r      *rng
-	kinds  kindPicker
-	conns  *connPicker
-	evSpan uint64              // 2^width(s_event_ev)
-	sent   map[uint32][]uint32 // recent send EVs per connection, oldest first
-
-	hasNow  bool
-	now     uint64
-	nowMask uint64
-	nowStep uint64 // time advances uniformly by 0..nowStep per event
-}
-
-func newVectorGen(mix vectorMix, seed uint64, numConn int, ports map[string]int, n int, freezeTime uint64) (*vectorGen, error) {
-	connW, ok := ports["s_event_conn"]
-	if !ok {
-		return nil, fmt.Errorf("blockeq: design has no port s_event_conn")
-	}
-	evW, ok := ports["s_event_ev"]
-	if !ok {
-		return nil, fmt.Errorf("blockeq: design has no port s_event_ev")
-	}
-	if connW > 32 || evW > 32 {
-		return nil, fmt.Errorf("blockeq: s_event_conn (%d bits) or s_event_ev (%d bits) is wider than 32", connW, evW)
-	}
-	r := newRNG(seed)
-	g := &vectorGen{
-		mix: mix, r: r, kinds: newKindPicker(mix.kindWeights),
-		conns:  newConnPicker(mix.conns, r, numConn, connW),
-		evSpan: uint64(1) << evW,
-		sent:   map[uint32][]uint32{},
-	}
-	if timeW, ok := ports["s_event_now"]; ok {
-		if timeW > 63 {
-			return nil, fmt.Errorf("blockeq: s_event_now is %d bits, wider than 63", timeW)
-		}
-		g.hasNow = true
-		g.nowMask = uint64(1)<<timeW - 1
-		// mean step = freezeSpans*freezeTime/n, so the sequence spans
-		// freezeSpans freezes whatever its length; but at most one freeze
-		// per event, so short sequences keep time meaningful (a step of
-		// 2^(TimeW-1) or more would read as going back in time).
-		g.nowStep = max(2, min(freezeTime, 2*mix.freezeSpans*freezeTime/uint64(max(n, 1))))
-		// Start just before the wrap of the timestamp so that wrapping is
-		// exercised within the first hundred events.
-		g.now = (g.nowMask + 1 - 64*g.nowStep) & g.nowMask
-	}
-	return g, nil
-}
-
-// next draws the next event.
-func (g *vectorGen) next() goldenreps.Event {
-	r, mix := g.r, g.mix
-	var e goldenreps.Event
-	if g.hasNow {
-		g.now = (g.now + r.Below(g.nowStep+1)) & g.nowMask
-		e.Now = g.now
-	}
-	// Fields the kind does not use carry random values: the block must
-	// ignore them.
-	e.ECN = g.chance(mix.pECN)
-	e.EV = uint32(r.Below(g.evSpan))
-
-	if c, ok := g.conns.openNext(); ok {
-		e.Conn, e.Kind = c, goldenreps.KindOpen
-		return e
-	}
-	e.Conn = g.conns.pick()
-	e.Kind = goldenreps.Kind(g.kinds.pick(r))
-
-	if e.Kind == goldenreps.KindAck || e.Kind == goldenreps.KindNack {
-		if evs := g.sent[e.Conn]; len(evs) > 0 && g.chance(mix.pEchoEV) {
-			e.EV = evs[r.Below(uint64(len(evs)))]
-		}
-	}
-	return e
-}
-
-// chance is true with probability p.
-func (g *vectorGen) chance(p float64) bool { return g.r.Hit(thresholdOf(p)) }
-
-// observe remembers the EV a send got, for later acks to echo.
-func (g *vectorGen) observe(res goldenreps.Result) {
-	if res.Error || res.Kind != goldenreps.KindSend {
-		return
-	}
-	evs := append(g.sent[res.Conn], res.EV&uint32(g.evSpan-1))
-	if len(evs) > g.mix.recentEVs {
-		evs = evs[1:]
-	}
-	g.sent[res.Conn] = evs
-}
-
 // smarttMix is the event mix of an exported SMaRTT sequence: a sender's
 // view of a loaded fabric. Each connection sits at a queueing level that
 // persists for a while (so the RTT averages and the Wait-to-Decrease EWMA
 // move), and the ECN mark follows the level.
 type smarttMix struct {
-	conns       connMix
+	conns       stim.ConnMix
 	kindWeights [8]float64 // open (a re-open), ack, nack, timeout, invalid 4..7
 	pSmall      float64    // a packet shorter than the MTU
 	// levels: the RTT of an ack is drawn from its connection's level, near
@@ -382,13 +131,13 @@ type smarttMix struct {
 // close with a count that lets FastIncrease fire afterwards; the rare long
 // gaps expire every per-connection stamp.
 var defaultSmarttMix = smarttMix{
-	conns: connMix{
-		activeConns: 48,
-		hotConns:    4,
-		pSame:       0.35,
-		pHot:        0.6,
-		pOutOfRange: 0.01,
-		pOpenNext:   0.25,
+	conns: stim.ConnMix{
+		ActiveConns: 48,
+		HotConns:    4,
+		PSame:       0.35,
+		PHot:        0.6,
+		POutOfRange: 0.01,
+		POpenNext:   0.25,
 	},
 	kindWeights:  [8]float64{0.0005, 0.93, 0.04, 0.015, 0.003, 0.003, 0.003, 0.003},
 	pSmall:       0.15,
@@ -409,7 +158,7 @@ type smarttGen struct {
 	mix    smarttMix
 	r      *rng
 	kinds  kindPicker
-	conns  *connPicker
+	conns  *stim.Conns
 	d      gsmartt.Derived
 	level  map[uint32]int // queueing level per connection
 	levels kindPicker     // draws a level (first three weights)
@@ -438,7 +187,7 @@ func newSmarttGen(mix smarttMix, seed uint64, gp gsmartt.Params, d gsmartt.Deriv
 	r := newRNG(seed)
 	g := &smarttGen{
 		mix: mix, r: r, kinds: newKindPicker(mix.kindWeights),
-		conns: newConnPicker(mix.conns, r, gp.NumConn, ports["s_event_conn"]),
+		conns: stim.NewConns(mix.conns, r, gp.NumConn, ports["s_event_conn"]),
 		d:     d, level: map[uint32]int{},
 		levels:  newKindPicker([8]float64{mix.pLevel[0], mix.pLevel[1], mix.pLevel[2]}),
 		nowMask: uint64(1)<<ports["s_event_now"] - 1,
@@ -497,14 +246,14 @@ func (g *smarttGen) rtt(conn uint32) uint32 {
 func (g *smarttGen) next() gsmartt.Event {
 	mix, d := g.mix, g.d
 	e := gsmartt.Event{Now: g.advance()}
-	if c, ok := g.conns.openNext(); ok {
+	if c, ok := g.conns.OpenNext(); ok {
 		e.Conn, e.Kind = c, gsmartt.KindOpen
-		g.level[c] = int(g.levels.pick(g.r))
+		g.level[c] = int(g.levels.Pick(g.r))
 	} else {
-		e.Conn = g.conns.pick()
-		e.Kind = gsmartt.Kind(g.kinds.pick(g.r))
+		e.Conn = g.conns.Pick()
+		e.Kind = gsmartt.Kind(g.kinds.Pick(g.r))
 		if g.chance(mix.pLevelChange) {
-			g.level[e.Conn] = int(g.levels.pick(g.r))
+			g.level[e.Conn] = int(g.levels.Pick(g.r))
 		}
 	}
 	e.Size = d.MTU
@@ -560,80 +309,6 @@ func GenerateVectorsFor(cfg blocks.Config, block string, n int, seed uint64) (*V
 	}
 	if err != nil {
 		return nil, fmt.Errorf("block %s: %w", block, err)
-	}
-	return vs, nil
-}
-
-// repsVectors draws a REPS sequence and the golden results.
-func repsVectors(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error) {
-	var (
-		model      goldenreps.Stepper
-		params     any
-		numConn    int
-		freezeTime uint64
-		hasFrozen  bool
-		depth      int
-	)
-	if block == "reps" {
-		bp, err := reps.Of(cfg)
-		if err != nil {
-			return nil, err
-		}
-		p := bp.Golden()
-		m, err := goldenreps.NewModel(p)
-		if err != nil {
-			return nil, err
-		}
-		model, params, numConn, freezeTime, hasFrozen = m, p, p.NumConn, p.FreezeTime, true
-		depth = bp.Depth
-	} else {
-		bp, err := reps.ConfOf(cfg)
-		if err != nil {
-			return nil, err
-		}
-		p := bp.Golden()
-		m, err := goldenreps.NewConfModel(p)
-		if err != nil {
-			return nil, err
-		}
-		model, params, numConn = m, p, p.NumConn
-		depth = bp.Depth
-	}
-	if _, ok := ports["m_result_frozen"]; ok != hasFrozen {
-		return nil, fmt.Errorf("blockeq: m_result_frozen port present = %v, golden model has frozen = %v", ok, hasFrozen)
-	}
-
-	g, err := newVectorGen(defaultVectorMix, seed, numConn, ports, n, freezeTime)
-	if err != nil {
-		return nil, err
-	}
-	cov := NewCoverage(hasFrozen)
-	vs := &VectorSet{
-		Header: VectorHeader{Block: block, Seed: seed, Events: n, Params: params, Depth: depth,
-			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: reps.KindNames},
-		Events:   make([]VectorLine, 0, n),
-		Coverage: cov,
-	}
-	model.Reset()
-	for range n {
-		e := g.next()
-		var res goldenreps.Result
-		model.StepTo(&e, &res)
-		g.observe(res)
-		cov.count(&res)
-		ve := &VectorEvent{
-			Conn: e.Conn, Kind: uint8(e.Kind), ECN: uint8(b2u(e.ECN)), EV: e.EV,
-			Expect: VectorResult{Conn: res.Conn, Kind: uint8(res.Kind), EV: res.EV, Explored: res.Explored, Error: res.Error},
-		}
-		if g.hasNow {
-			now := e.Now
-			ve.Now = &now
-		}
-		if hasFrozen {
-			frozen := res.Frozen
-			ve.Expect.Frozen = &frozen
-		}
-		vs.Events = append(vs.Events, ve)
 	}
 	return vs, nil
 }
@@ -703,7 +378,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // WriteVectors writes n events of a block with their golden expectations
-// as JSON lines (see VectorHeader, VectorEvent and SmarttVectorEvent). The
+// as JSON lines (see VectorHeader, FieldVector and SmarttVectorEvent). The
 // same block, n and seed always give the same bytes.
 func WriteVectors(w io.Writer, block string, n int, seed uint64) error {
 	vs, err := GenerateVectors(block, n, seed)
