@@ -2,14 +2,6 @@ package blockeq
 
 import "fmt"
 
-// setMembers writes m_result_members (port idx, -1 without wait slots):
-// each result stands for its own event, 0 on an error result.
-func setMembers(out []uint64, idx int, isErr bool) {
-	if idx >= 0 {
-		out[idx] = b2u(!isErr)
-	}
-}
-
 // vectorsTakeNoSlots refuses vectors for a block with wait slots: a
 // vector file states the plain shell's cycle contract (latency, credits),
 // which the slots change.
