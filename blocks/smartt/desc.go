@@ -93,8 +93,10 @@ func Descriptor(v Variant) block.Block {
 			}
 			return cycler{p: GoldenPipeline(p, m), mtu: p.Net.MTU, rtt: p.Net.BrttNs}, nil
 		},
-		Formal: func() []block.FormalJob { return formalJobs(v) },
-		Macros: Macros,
+		Cycle:    cycleModel,
+		Stimulus: stimulus,
+		Formal:   func() []block.FormalJob { return formalJobs(v) },
+		Macros:   Macros,
 	})
 }
 

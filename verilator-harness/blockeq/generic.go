@@ -14,12 +14,14 @@ import (
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
-// The generic bench serves every block without a family of its own (a new
-// block, a test's toy block): it needs nothing but the block's description
-// (package block). The reference is the description's golden model inside
-// the shell's cycle contract (golden/pipe); the stimulus draws random
-// events over the block's s_event_* ports; the coverage counts kinds and
-// errors. Kind 0 opens a connection on every block of the pipelined shell
+// The generic bench serves every block whose results do not depend on
+// timing (the others have a cycle model, cyclebench.go): it needs nothing
+// but the block's description (package block). The reference is the
+// description's golden model inside the shell's cycle contract
+// (golden/pipe); the stimulus and coverage are the block's own
+// (block.Desc.Stimulus) or, for a block without them (a new block, a
+// test's toy block), random events over the block's s_event_* ports and
+// the kinds and errors of the results. Kind 0 opens a connection on every block of the pipelined shell
 // (docs/adding-a-block.md): the stimulus uses a connection only once it
 // opened it, as the RTL's table starts from random contents.
 
@@ -375,8 +377,7 @@ func (s *sourceStim) Next(prevOut, in []uint64) {
 	}
 }
 
-// FieldVector is one event line of a block without a family of its own:
-// its s_event_* fields by name in port order, then "expect", its
+// FieldVector is one event line of a vector file: its s_event_* fields by name in port order, then "expect", its
 // m_result_* fields in port order (1-bit ones as JSON booleans).
 type FieldVector struct {
 	In     []NamedValue
@@ -451,6 +452,10 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	inIdx := block.Bind(gIn, inOrder)
 	outIdx := block.Bind(outOrder, gOut)
 	for k, j := range outIdx {
+		if j < 0 && outOrder[k] == connpipe.MembersField {
+			// smartt's, nscc's, hpcc's and swift's merging shells
+			return nil, fmt.Errorf("blockeq: block %s has a merging shell (m_result_%s): which events fold together or pass a waiting one depends on their timing, which a vector file does not state; use nicgen equiv", b.Name, connpipe.MembersField)
+		}
 		if j < 0 {
 			return nil, fmt.Errorf("blockeq: block %s: the golden model gives no result field %q", b.Name, outOrder[k])
 		}
@@ -502,7 +507,7 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	}
 	vs := &VectorSet{
 		Header: VectorHeader{Block: b.Name, Seed: seed, Events: n, Params: cfg.Params[b.Name], Depth: depth,
-			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds},
+			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds, Cases: caseNames(b)},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
 	}
@@ -532,4 +537,15 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 		vs.Events = append(vs.Events, line)
 	}
 	return vs, nil
+}
+
+// caseNames is the names of m_result_case's values, where the block names
+// them (block.Names of field "case"), for a vector file's header.
+func caseNames(b blocks.Block) []string {
+	for _, d := range b.Decode {
+		if d.Field == "case" {
+			return d.Names
+		}
+	}
+	return nil
 }

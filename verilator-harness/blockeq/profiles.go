@@ -3,8 +3,6 @@ package blockeq
 import (
 	"fmt"
 	"sort"
-
-	"github.com/nicgen/nicgen/blocks/connpipe"
 )
 
 // Profiles are named stimulus mixes. "mixed" is the default random
@@ -81,42 +79,3 @@ func checkProfileFor(block, name string) error {
 	}
 	return nil
 }
-
-// applySmartt adapts the SMaRTT event mix to a profile.
-func applySmartt(p SmarttProfile, name string) SmarttProfile {
-	switch name {
-	case "same-conn":
-		p.PSame, p.HotConns, p.PHot = 1, 1, 1
-	case "all-ecn":
-		p.PECN = 1
-	case "all-loss":
-		p.KindWeights = [8]float64{0.001, 0, 0.5, 0.5, 0, 0, 0, 0}
-	case "idle":
-		p.PValid = 0.1
-	case "backpressure":
-		p.PReady = 0.2
-	case "extremes":
-		p.PSmall, p.RTTMin, p.RTTMax, p.PLowRTT, p.UnackedMax = 0.5, 0, 1<<20-1, 0.2, 1<<21
-	case "wrap":
-		p.NowStepMax = 1 << 22
-	case "hazard":
-		p.PValid, p.PReady, p.Strides = 1, 0.8, hazardStrides
-	case "line-rate":
-		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot, p.PSmall = 1, 1, 1, 1, 1, 0
-		p.KindWeights = [8]float64{0, 1}
-	case "incast-2", "incast-8", "incast-64":
-		k := map[string]int{"incast-2": 2, "incast-8": 8, "incast-64": 64}[name]
-		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot = 1, 1, 0, k, 1
-		p.KindWeights = [8]float64{0, 1}
-	case "ce-burst":
-		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot, p.ECNRun = 1, 1, 0, 4, 1, 16
-		p.KindWeights = [8]float64{0, 1}
-	case "barriers":
-		p.PValid, p.PReady, p.PSame, p.HotConns, p.PHot = 1, 1, 0, 4, 1
-		p.KindWeights = [8]float64{0.05, 0.8, 0.1, 0.05}
-	}
-	return p
-}
-
-// hazardStrides covers every pipeline depth plus one.
-const hazardStrides = connpipe.MaxDepth + 1

@@ -13,21 +13,19 @@ import (
 // one connection on every cycle, all ECN, only losses, long idle gaps,
 // heavy backpressure, extreme values and fast timestamp wrap, 200,000
 // cycles each (the mixed profile's millions run in each block's own
-// equivalence test). A block checked by the generic bench (no family of
-// its own) has one stimulus whatever the profile, so it runs once.
+// equivalence test). A block without a stimulus of its own
+// (block.Desc.Stimulus) has one whatever the profile, so it runs once.
 func TestAdversarialProfiles(t *testing.T) {
 	t.Parallel()
 	for _, block := range blocks.Names() {
-		_, family := lookupFamily(block)
-		if b, err := blocks.Lookup(block); err == nil && b.HasStimulus() {
-			family = true
-		}
+		b, err := blocks.Lookup(block)
+		own := err == nil && b.HasStimulus()
 		ran := false
 		for _, prof := range ProfileNames() {
 			if _, lr := lineRateDocs[prof]; prof == "mixed" || lr {
 				continue // the long equivalence runs cover mixed; TestLineRateProfiles the line-rate loads
 			}
-			if !family && ran {
+			if !own && ran {
 				break // the generic bench ignores the profile
 			}
 			ran = true

@@ -2,106 +2,16 @@ package blockeq
 
 import (
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
+	"github.com/nicgen/nicgen/blocks/stim"
 	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
-
-// SmarttCoverage counts the rules a run exercised, from the golden results.
-type SmarttCoverage struct {
-	cases     [8]int64
-	qa        int64
-	errors    int64
-	fastExits int64
-	lastFast  []bool
-	hasFD     bool
-	merged    int64 // results standing for more than one ACK
-	hasMerge  bool  // the shell merges ACKs: a merged result must come
-	mergedN   int64 // results standing for more than one NACK
-	hasMergeN bool  // the shell merges NACKs too
-}
-
-// NewSmarttCoverage starts empty counters; Fair Decrease exists only in smartt.
-func NewSmarttCoverage(v bsmartt.Variant) *SmarttCoverage {
-	return &SmarttCoverage{hasFD: v == bsmartt.Conf}
-}
-
-// NewSmarttCoverageOf is NewSmarttCoverage for p, which with MergeAcks
-// must also produce merged ACKs (and with MergeNacks merged NACKs).
-func NewSmarttCoverageOf(p bsmartt.Params) *SmarttCoverage {
-	c := NewSmarttCoverage(p.Variant)
-	c.hasMerge = p.MergeSlots > 0 && p.MergeAcks
-	c.hasMergeN = c.hasMerge && p.MergeNacks
-	return c
-}
-
-var smarttCaseNames = [8]string{"no window rule", "fair decrease", "multiplicative decrease", "fair increase",
-	"multiplicative/proportional increase", "quickadapt", "fastincrease", "loss"}
-
-func (c *SmarttCoverage) count(r *gsmartt.Result) {
-	if r.Error {
-		c.errors++
-		return
-	}
-	c.cases[r.Case&7]++
-	if r.Members > 1 {
-		if r.Kind == gsmartt.KindNack {
-			c.mergedN++
-		} else {
-			c.merged++
-		}
-	}
-	if r.QA {
-		c.qa++
-	}
-	for int(r.Conn) >= len(c.lastFast) {
-		c.lastFast = append(c.lastFast, make([]bool, len(c.lastFast)+64)...)
-	}
-	if c.lastFast[r.Conn] && !r.Fast && r.Kind != gsmartt.KindOpen {
-		c.fastExits++
-	}
-	c.lastFast[r.Conn] = r.Fast
-}
-
-// Counts returns the counters by name.
-func (c *SmarttCoverage) Counts() map[string]int64 {
-	m := map[string]int64{"error": c.errors, "quickadapt fired": c.qa, "fastincrease exit": c.fastExits}
-	if c.hasMerge {
-		m["merged ack"] = c.merged
-	}
-	if c.hasMergeN {
-		m["merged nack"] = c.mergedN
-	}
-	for i, name := range smarttCaseNames {
-		m[name] = c.cases[i]
-	}
-	return m
-}
-
-// Missing lists the rules the run never reached.
-func (c *SmarttCoverage) Missing() []string {
-	var miss []string
-	counts := c.Counts()
-	for _, name := range append(smarttCaseNames[:], "error", "quickadapt fired", "fastincrease exit", "merged ack", "merged nack") {
-		if name == "merged ack" && !c.hasMerge || name == "merged nack" && !c.hasMergeN {
-			continue
-		}
-		if name == "fair decrease" && !c.hasFD {
-			continue
-		}
-		if counts[name] == 0 {
-			miss = append(miss, name)
-		}
-	}
-	return miss
-}
-
-func (c *SmarttCoverage) String() string { return FormatCounts(c.Counts()) }
 
 // smarttRef drives a golden SMaRTT pipeline from port vectors.
 type smarttRef struct {
 	p       smarttPorts
 	pipe    *gsmartt.Pipeline
-	cov     *SmarttCoverage
+	cov     stim.Coverage
 	newPipe func() *gsmartt.Pipeline
 }
 
@@ -123,12 +33,26 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 		out[p.mMembers] = uint64(res.Members)
 	}
 	if mValid && mReady && r.cov != nil {
-		r.cov.count(res)
+		// the golden result's fields, in the order of the block's golden
+		// model (blocks/smartt: conn, kind, cwnd, case, qa, fast, error),
+		// and the member count of a merging shell
+		f := [8]uint64{uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case),
+			b2u(res.QA), b2u(res.Fast), b2u(res.Error), uint64(res.Members)}
+		n := 7
+		if p.mMembers >= 0 {
+			n = 8
+		}
+		r.cov.Count(f[:n])
 	}
 }
 
-// SmarttReference wraps the golden SMaRTT model of a block configuration.
-func SmarttReference(d harness.Design, p bsmartt.Params, cov *SmarttCoverage) (harness.Reference, error) {
+// SmarttReference wraps the golden SMaRTT model of a block configuration
+// in its shell (bsmartt.GoldenPipeline), for the tests that drive smartt
+// and nscc with the typed stimulus (NewSmarttStimulus) or a recorded trace
+// (NewSmarttTraceStimulus); cov, when set, is the block's coverage
+// (bsmartt.NewCoverage). The equivalence bench runs the block's own
+// description instead (blocks/smartt/stim.go).
+func SmarttReference(d harness.Design, p bsmartt.Params, cov stim.Coverage) (harness.Reference, error) {
 	return SmarttReferenceTuned(d, p, cov, nil)
 }
 
@@ -142,7 +66,7 @@ type Tuned struct {
 // SmarttReferenceTuned is SmarttReference with the golden model's
 // settings changed, in order, as the RTL's parameters are overridden at
 // instantiation (Verilator -G).
-func SmarttReferenceTuned(d harness.Design, p bsmartt.Params, cov *SmarttCoverage, tune []Tuned) (harness.Reference, error) {
+func SmarttReferenceTuned(d harness.Design, p bsmartt.Params, cov stim.Coverage, tune []Tuned) (harness.Reference, error) {
 	pm := newPortMap(d)
 	if err := pm.must("s_event_rtt", "m_result_cwnd"); err != nil {
 		return nil, err

@@ -63,7 +63,7 @@ func TestLineRateProfiles(t *testing.T) {
 		}
 		for _, prof := range profs {
 			t.Run(v.name+"/"+prof, func(t *testing.T) {
-				cov := NewSmarttCoverageOf(v.p)
+				cov := bsmartt.NewCoverage(v.p)
 				ref, err := SmarttReference(hd, v.p, cov)
 				if err != nil {
 					t.Fatal(err)
@@ -75,10 +75,10 @@ func TestLineRateProfiles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if cov.hasMerge && cov.merged == 0 {
-					t.Errorf("no ACK was merged:\n%s", cov)
+				if v.p.MergeSlots > 0 && v.p.MergeAcks && cov.Counts()["merged ack"] == 0 {
+					t.Errorf("no ACK was merged:\n%s", FormatCounts(cov.Counts()))
 				}
-				t.Logf("%v\ncoverage:\n%s", rep, cov)
+				t.Logf("%v\ncoverage:\n%s", rep, FormatCounts(cov.Counts()))
 			})
 		}
 	}
@@ -90,7 +90,7 @@ func TestSmarttEquivalence(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			m, err := bsmartt.Block(v.p)
 			model, hd := build(t, m, err)
-			cov := NewSmarttCoverageOf(v.p)
+			cov := bsmartt.NewCoverage(v.p)
 			ref, err := SmarttReference(hd, v.p, cov)
 			if err != nil {
 				t.Fatal(err)
@@ -103,7 +103,7 @@ func TestSmarttEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%v\ncoverage:\n%s", rep, cov)
+			t.Logf("%v\ncoverage:\n%s", rep, FormatCounts(cov.Counts()))
 			if miss := cov.Missing(); len(miss) > 0 {
 				t.Errorf("never reached: %v", miss)
 			}
@@ -165,7 +165,7 @@ func TestBareParams(t *testing.T) {
 				}
 			}
 			model, hd := buildWith(t, m, nil, opts)
-			cov := NewSmarttCoverage(v.p.Variant)
+			cov := bsmartt.NewCoverage(v.p) // smartt and nscc-noadjust-delayqa: no merging shell
 			ref, err := SmarttReferenceTuned(hd, v.p, cov, tune)
 			if err != nil {
 				t.Fatal(err)
@@ -177,7 +177,7 @@ func TestBareParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%v: %v\ncoverage:\n%s", opts.ExtraArgs, rep, cov)
+			t.Logf("%v: %v\ncoverage:\n%s", opts.ExtraArgs, rep, FormatCounts(cov.Counts()))
 		})
 	}
 }

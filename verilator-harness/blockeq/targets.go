@@ -84,46 +84,16 @@ func NewBenchBroken(cfg blocks.Config, block, profile string, seed uint64, muts 
 }
 
 // benchFor is the bench of block b of cfg, built as hd: the block's
-// cycle model when its results depend on timing, else its family's, else
-// the generic bench of its description.
+// cycle model when its results depend on timing (cyclebench.go), else the
+// generic bench of its description (generic.go); either runs the block's
+// own stimulus and coverage when it has them (block.Desc.Stimulus).
 func benchFor(cfg blocks.Config, b blocks.Block, hd harness.Design, profile string, seed uint64) (*Bench, error) {
 	if _, timed, err := b.CycleModel(cfg); err != nil {
 		return nil, err
 	} else if timed {
 		return cycleBench(cfg, b, hd, profile, seed)
 	}
-	if f, ok := lookupFamily(b.Name); ok {
-		return f.Bench(cfg, hd, profile, seed)
-	}
-	// a block without a family of its own: its description alone
 	return genericBench(cfg, b, hd, profile, seed)
-}
-
-// Family is what equivalence may know of a block beyond its description
-// (package block): a faster reference, a stimulus that reaches the
-// block's rare cases, its own coverage, and the vectors of `nicgen
-// vectors`. The SMaRTT family registers its own (families.go);
-// a block without one is checked by the generic bench (generic.go).
-type Family struct {
-	// Bench makes the reference, stimulus and coverage for a profile.
-	Bench func(cfg blocks.Config, hd harness.Design, profile string, seed uint64) (*Bench, error)
-	// Vectors draws n events and their golden results.
-	Vectors func(cfg blocks.Config, block string, ports map[string]int, n int, seed uint64) (*VectorSet, error)
-}
-
-var families = map[string]Family{}
-
-// RegisterFamily registers the equivalence bench of a block.
-func RegisterFamily(block string, f Family) {
-	if _, dup := families[block]; dup {
-		panic("blockeq: family of block " + block + " registered twice")
-	}
-	families[block] = f
-}
-
-func lookupFamily(block string) (Family, bool) {
-	f, ok := families[block]
-	return f, ok && f.Bench != nil && f.Vectors != nil
 }
 
 // Run builds (or loads from the cache) the Verilated model and runs the

@@ -118,6 +118,30 @@ func TestVectorsNamePorts(t *testing.T) {
 	}
 }
 
+// smarttVectorEvent is an event line of smartt's and nscc's vector files,
+// as a testbench reads it (docs/blocks/smartt.md Section 1).
+type smarttVectorEvent struct {
+	Conn    uint32             `json:"conn"`
+	Kind    uint8              `json:"kind"`
+	Size    uint32             `json:"size"`
+	ECN     uint8              `json:"ecn"`
+	RTT     uint32             `json:"rtt"`
+	Unacked uint32             `json:"unacked"`
+	Now     uint64             `json:"now"`
+	Expect  smarttVectorResult `json:"expect"`
+}
+
+// smarttVectorResult is the expected m_result_* beat of a SMaRTT block.
+type smarttVectorResult struct {
+	Conn  uint32 `json:"conn"`
+	Kind  uint8  `json:"kind"`
+	Cwnd  uint32 `json:"cwnd"`
+	Case  uint8  `json:"case"`
+	QA    bool   `json:"qa"`
+	Fast  bool   `json:"fast"`
+	Error bool   `json:"error"`
+}
+
 // The SMaRTT stimulus: what the exporter promises (cocotb/README.md,
 // "Vectors"), and the expectations are the golden model's.
 func TestSmarttVectors(t *testing.T) {
@@ -162,16 +186,16 @@ func TestSmarttVectors(t *testing.T) {
 		var acks, mtu, ecn, nacks, timeouts, same, outOfRange, wraps, lowRTT, midRTT, highRTT int
 		var invalid [8]int
 		var maxUnacked uint32
-		var prev SmarttVectorEvent
+		var prev smarttVectorEvent
 		for i := 0; i < n; i++ {
-			var e SmarttVectorEvent
+			var e smarttVectorEvent
 			if err := dec.Decode(&e); err != nil {
 				t.Fatalf("%s: event %d: %v", block, i, err)
 			}
 			ge := gsmartt.Event{Conn: e.Conn, Kind: gsmartt.Kind(e.Kind), Size: e.Size, ECN: e.ECN == 1,
 				RTT: e.RTT, Unacked: e.Unacked, Now: e.Now}
 			r := model.Step(ge)
-			want := SmarttVectorResult{Conn: r.Conn, Kind: uint8(r.Kind), Cwnd: r.Cwnd, Case: r.Case, QA: r.QA,
+			want := smarttVectorResult{Conn: r.Conn, Kind: uint8(r.Kind), Cwnd: r.Cwnd, Case: r.Case, QA: r.QA,
 				Fast: r.Fast, Error: r.Error}
 			if e.Expect != want {
 				t.Fatalf("%s: event %d %+v: expect %+v, golden model %+v", block, i, ge, e.Expect, want)
