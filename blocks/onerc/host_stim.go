@@ -19,12 +19,11 @@ import (
 
 // hostMix is the event mix of the onerc_host stimulus.
 type hostMix struct {
-	conns, numConn          uint64 // connections the flows use; the table's
-	epochW, weightW         int
-	seqW, rateW             int
-	pValid, pReady, pSame   float64
+	conns, numConn  uint64 // connections the flows use; the table's
+	epochW, weightW int
+	seqW, rateW     int
+	stim.Shape
 	advance                 uint64 // one epoch every this many events on average
-	strides                 uint64
 	letSpan, weightSpan     uint64 // let_through and weights mostly below these
 	pSend, pTx, pRx, pClose uint64 // per 64 events of an open flow
 }
@@ -35,18 +34,13 @@ type hostMix struct {
 // the mixed profile's events.
 func hostMixFor(p HostParams, profile string) (hostMix, error) {
 	m := hostMix{conns: uint64(min(p.NumConn, 64)), numConn: uint64(p.NumConn), epochW: p.EpochW, weightW: p.WeightW, seqW: p.SeqW, rateW: p.RateW,
-		pValid: 0.9, pReady: 0.8, pSame: 0.3, advance: 48, letSpan: 24, weightSpan: 9,
-		pSend: 30, pTx: 6, pRx: 10, pClose: 16}
+		advance: 48, letSpan: 24, weightSpan: 9,
+		pSend: 30, pTx: 6, pRx: 10, pClose: 16, Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.3}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", stim.Vectors, "all-ecn", "all-loss", "extremes", "wrap":
-	case "same-conn":
-		m.pSame = 1
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("onerc_host: no stimulus profile %q", profile)
 	}
@@ -66,8 +60,7 @@ type hostDraw struct {
 
 func newHostDraw(mix hostMix, r *stim.Rand) *hostDraw {
 	d := &hostDraw{mix: mix, r: r, open: make([]bool, mix.conns), touched: make([]bool, mix.conns), epoch: 3}
-	d.conns = stim.NewLocality(r, 0, mix.conns, mix.pSame, 0)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.conns)
 	return d
 }
 
@@ -154,7 +147,7 @@ func hostStimulus(p HostParams, profile string, r *stim.Rand) (stim.Source, stim
 		return stim.Source{}, nil, err
 	}
 	d := newHostDraw(mix, r)
-	return stim.Source{PValid: mix.pValid, PReady: mix.pReady, Event: d.event}, newHostCoverage(p), nil
+	return mix.Source(nil, d.event), newHostCoverage(p), nil
 }
 
 // hostCoverage counts the outcomes of onerc_host a run reached, from the

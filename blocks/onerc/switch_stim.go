@@ -19,14 +19,13 @@ import (
 
 // switchMix is the event mix of the onerc_switch stimulus.
 type switchMix struct {
-	slots                 uint64
-	tagW, winW, weightW   int
-	seqW                  int
-	pValid, pReady, pSame float64
-	pCtrl, pSpec          float64
-	advance               uint64 // one epoch every this many events on average
-	strides               uint64
-	startEpoch            uint64
+	slots               uint64
+	tagW, winW, weightW int
+	seqW                int
+	stim.Shape
+	pCtrl, pSpec float64
+	advance      uint64 // one epoch every this many events on average
+	startEpoch   uint64
 }
 
 // switchMixFor adapts the mix to a named profile: wrap advances the
@@ -35,19 +34,14 @@ type switchMix struct {
 // profile; vectors are the mixed profile's events.
 func switchMixFor(p SwitchParams, profile string) (switchMix, error) {
 	m := switchMix{slots: uint64(p.NumConn), tagW: p.TagW, winW: p.WinW, weightW: p.WeightW, seqW: p.SeqW,
-		pValid: 0.9, pReady: 0.8, pSame: 0.3, pCtrl: 0.3, pSpec: 0.7, advance: 24, startEpoch: 5}
+		pCtrl: 0.3, pSpec: 0.7, advance: 24, startEpoch: 5, Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.3}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", stim.Vectors, "all-ecn", "all-loss", "extremes":
-	case "same-conn":
-		m.pSame = 1
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "wrap":
 		m.advance, m.startEpoch = 2, uint64(1)<<uint(p.TagW+bits.TrailingZeros(uint(p.NumConn)))-40 // tags wrap early
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("onerc_switch: no stimulus profile %q", profile)
 	}
@@ -68,8 +62,7 @@ type switchDraw struct {
 
 func newSwitchDraw(mix switchMix, r *stim.Rand) *switchDraw {
 	d := &switchDraw{mix: mix, r: r, epoch: mix.startEpoch, pCtrl: stim.ThresholdOf(mix.pCtrl), pSpec: stim.ThresholdOf(mix.pSpec)}
-	d.conns = stim.NewLocality(r, 0, mix.slots, mix.pSame, 0)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.slots)
 	return d
 }
 
@@ -140,7 +133,7 @@ func switchStimulus(p SwitchParams, profile string, r *stim.Rand) (stim.Source, 
 		return stim.Source{}, nil, err
 	}
 	d := newSwitchDraw(mix, r)
-	return stim.Source{PValid: mix.pValid, PReady: mix.pReady, Event: d.event}, newSwitchCoverage(p.MissPass), nil
+	return mix.Source(nil, d.event), newSwitchCoverage(p.MissPass), nil
 }
 
 // switchCoverage counts the outcomes of onerc_switch a run reached, from

@@ -54,56 +54,48 @@ func stimulus(sh stimShape, profile string, r *stim.Rand) (stim.Source, stim.Cov
 		return stim.Source{}, nil, err
 	}
 	d := newBenchDraw(mix, r)
-	return stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}, newCoverage(sh.frozen), nil
+	return mix.Source(d.tick, d.event), newCoverage(sh.frozen), nil
 }
 
 // benchMix is the equivalence bench's event mix. Probabilities are per
 // cycle (valid, ready) or per event (the rest).
 type benchMix struct {
-	pValid, pReady float64
-	kindWeights    [8]float64 // kinds 0..7; 5..7 are invalid kinds
-	pECN           float64
-	// connections: the previous one with pSame, one of hotConns with
-	// pHot, else uniform in [0, connSpan) (above the block's connections:
-	// out-of-range errors); strides, when above 0, replaces the locality
+	stim.Shape
+	kindWeights [8]float64 // kinds 0..7; 5..7 are invalid kinds
+	pECN        float64
+	// connections (Shape): the previous one with PSame, one of Hot with
+	// PHot, else uniform in [0, connSpan) (above the block's connections:
+	// out-of-range errors); Strides, when above 0, replaces the locality
 	// (stim.Locality.Strides)
-	pSame, pHot float64
-	hotConns    int
-	connSpan    uint64
-	strides     uint64
-	evSpan      uint64 // EVs are uniform in [0, evSpan)
-	nowStart    uint64 // first timestamp, near the wrap to test it early
-	nowStepMax  uint64 // time advances uniformly by 0..nowStepMax per cycle
+	connSpan   uint64
+	evSpan     uint64 // EVs are uniform in [0, evSpan)
+	nowStart   uint64 // first timestamp, near the wrap to test it early
+	nowStepMax uint64 // time advances uniformly by 0..nowStepMax per cycle
 }
 
 // benchMixFor is the mixed workload adapted to a named profile. reps has
 // no line-rate profiles (the harness refuses them first).
 func benchMixFor(sh stimShape, profile string) (benchMix, error) {
-	m := benchMix{pValid: 0.9, pReady: 0.85,
+	m := benchMix{Shape: stim.Shape{PValid: 0.9, PReady: 0.85, PSame: 0.3, PHot: 0.5, Hot: 8},
 		kindWeights: [8]float64{0.003, 0.48, 0.40, 0.05, 0.06, 0.002, 0.002, 0.002},
-		pECN:        0.3, pSame: 0.3, pHot: 0.5, hotConns: 8,
-		connSpan: uint64(sh.numConn) + uint64(sh.numConn)/64 + 1, evSpan: 1 << 16,
+		pECN:        0.3,
+		connSpan:    uint64(sh.numConn) + uint64(sh.numConn)/64 + 1, evSpan: 1 << 16,
 		nowStart: uint64(1)<<uint(sh.benchTimeW) - 1_000_000, nowStepMax: sh.stepMax,
+	}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
 	}
 	switch profile {
 	case "mixed":
-	case "same-conn":
-		m.pSame, m.hotConns, m.pHot = 1, 1, 1
 	case "all-ecn":
 		m.pECN = 1
 	case "all-loss": // timeouts and nacks only between sends
 		m.kindWeights = [8]float64{0.001, 0.3, 0, 0.35, 0.35, 0, 0, 0}
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "extremes":
 		m.evSpan = 2    // EVs 0 and 1 only, and ...
 		m.connSpan *= 4 // ... many out-of-range connection ids
 	case "wrap":
 		m.nowStepMax = uint64(1) << uint(max(sh.benchTimeW-10, 4))
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("reps: no stimulus profile %q", profile)
 	}
@@ -122,8 +114,7 @@ type benchDraw struct {
 
 func newBenchDraw(mix benchMix, r *stim.Rand) *benchDraw {
 	d := &benchDraw{mix: mix, r: r, kinds: stim.NewKinds(mix.kindWeights), pECN: stim.ThresholdOf(mix.pECN), now: mix.nowStart}
-	d.conns = stim.NewLocality(r, mix.hotConns, mix.connSpan, mix.pSame, mix.pHot)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.connSpan)
 	return d
 }
 

@@ -35,23 +35,20 @@ func stimulus(p Params, profile string, r *stim.Rand) (stim.Source, stim.Coverag
 		return stim.Source{}, nil, err
 	}
 	d := newBenchDraw(mix, r)
-	return stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}, NewCoverage(p), nil
+	return mix.Source(d.tick, d.event), NewCoverage(p), nil
 }
 
 // benchMix is the equivalence bench's event mix. Probabilities are per
 // cycle (valid, ready) or per event (the rest).
 type benchMix struct {
-	pValid, pReady float64
-	kindWeights    [8]float64 // open, ack, nack, timeout, then invalid kinds
-	pECN           float64
-	// connections: the previous one with pSame, one of hotConns with
-	// pHot, else uniform in [0, connSpan) (above the block's connections:
-	// out-of-range errors); strides, when above 0, replaces the locality
+	stim.Shape
+	kindWeights [8]float64 // open, ack, nack, timeout, then invalid kinds
+	pECN        float64
+	// connections (Shape): the previous one with PSame, one of Hot with
+	// PHot, else uniform in [0, connSpan) (above the block's connections:
+	// out-of-range errors); Strides, when above 0, replaces the locality
 	// (stim.Locality.Strides)
-	pSame, pHot    float64
-	hotConns       int
 	connSpan       uint64
-	strides        uint64
 	mtu            uint64
 	pSmall         float64 // a packet smaller than the MTU
 	rttMin, rttMax uint64  // ns, uniform
@@ -73,43 +70,38 @@ type benchMix struct {
 // and take every result.
 func benchMixFor(p Params, profile string) (benchMix, error) {
 	brtt := uint64(p.Net.BrttNs)
-	m := benchMix{pValid: 0.9, pReady: 0.85,
+	m := benchMix{Shape: stim.Shape{PValid: 0.9, PReady: 0.85, PSame: 0.3, PHot: 0.6, Hot: 8},
 		kindWeights: [8]float64{0.002, 0.90, 0.04, 0.02, 0.002, 0.002, 0.002, 0.002},
-		pECN:        0.3, pSame: 0.3, pHot: 0.6, hotConns: 8,
-		connSpan: uint64(p.NumConn) + uint64(p.NumConn)/64 + 1,
-		mtu:      uint64(p.Net.MTU), pSmall: 0.1, rttMin: brtt, rttMax: 5 * brtt, pLowRTT: 0.3, brttNs: brtt,
+		pECN:        0.3,
+		connSpan:    uint64(p.NumConn) + uint64(p.NumConn)/64 + 1,
+		mtu:         uint64(p.Net.MTU), pSmall: 0.1, rttMin: brtt, rttMax: 5 * brtt, pLowRTT: 0.3, brttNs: brtt,
 		unackedMax: 1 << 16, nowStart: (1 << 32) - 5_000_000, nowStepMax: 200,
+	}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
 	}
 	switch profile {
 	case "mixed":
-	case "same-conn":
-		m.pSame, m.hotConns, m.pHot = 1, 1, 1
 	case "all-ecn":
 		m.pECN = 1
 	case "all-loss": // trims and timeouts only
 		m.kindWeights = [8]float64{0.001, 0, 0.5, 0.5, 0, 0, 0, 0}
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "extremes":
 		m.pSmall, m.rttMin, m.rttMax, m.pLowRTT, m.unackedMax = 0.5, 0, 1<<20-1, 0.2, 1<<21
 	case "wrap":
 		m.nowStepMax = 1 << 22
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	case "line-rate": // one connection, ACKs of one MTU
-		m.pValid, m.pReady, m.pSame, m.hotConns, m.pHot, m.pSmall = 1, 1, 1, 1, 1, 0
+		m.PValid, m.PReady, m.PSame, m.Hot, m.PHot, m.pSmall = 1, 1, 1, 1, 1, 0
 		m.kindWeights = [8]float64{0, 1}
 	case "incast-2", "incast-8", "incast-64": // ACKs on k connections in random order
 		k := map[string]int{"incast-2": 2, "incast-8": 8, "incast-64": 64}[profile]
-		m.pValid, m.pReady, m.pSame, m.hotConns, m.pHot = 1, 1, 0, k, 1
+		m.PValid, m.PReady, m.PSame, m.Hot, m.PHot = 1, 1, 0, k, 1
 		m.kindWeights = [8]float64{0, 1}
 	case "ce-burst": // ACKs on 4 connections, ECN-marked in runs
-		m.pValid, m.pReady, m.pSame, m.hotConns, m.pHot, m.ecnRun = 1, 1, 0, 4, 1, 16
+		m.PValid, m.PReady, m.PSame, m.Hot, m.PHot, m.ecnRun = 1, 1, 0, 4, 1, 16
 		m.kindWeights = [8]float64{0, 1}
 	case "barriers": // ACKs on 4 connections, opens, NACKs and timeouts between them
-		m.pValid, m.pReady, m.pSame, m.hotConns, m.pHot = 1, 1, 0, 4, 1
+		m.PValid, m.PReady, m.PSame, m.Hot, m.PHot = 1, 1, 0, 4, 1
 		m.kindWeights = [8]float64{0.05, 0.8, 0.1, 0.05}
 	default:
 		return m, fmt.Errorf("%s: no stimulus profile %q", p.Variant, profile)
@@ -130,8 +122,7 @@ type benchDraw struct {
 func newBenchDraw(mix benchMix, r *stim.Rand) *benchDraw {
 	d := &benchDraw{mix: mix, r: r, kinds: stim.NewKinds(mix.kindWeights), now: mix.nowStart,
 		pECN: stim.ThresholdOf(mix.pECN), pSmall: stim.ThresholdOf(mix.pSmall), pLow: stim.ThresholdOf(mix.pLowRTT)}
-	d.conns = stim.NewLocality(r, mix.hotConns, mix.connSpan, mix.pSame, mix.pHot)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.connSpan)
 	return d
 }
 

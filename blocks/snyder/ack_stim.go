@@ -16,14 +16,11 @@ import (
 
 // ackMix is the event mix of an ACK stimulus.
 type ackMix struct {
-	numConn, active    uint64 // connections, and the connections 0..active-1 the events use
-	stepMax            uint64 // time advances by 0..stepMax ns per cycle
-	pValid, pReady     float64
-	pSame, pHot        float64
-	hot                int
+	numConn, active uint64 // connections, and the connections 0..active-1 the events use
+	stepMax         uint64 // time advances by 0..stepMax ns per cycle
+	stim.Shape
 	phase              uint64 // events per congested or calm phase
 	pExtreme, pErr     float64
-	strides            uint64
 	onlyCong, onlyCalm bool
 }
 
@@ -33,25 +30,20 @@ type ackMix struct {
 // block starts its time near the wrap itself.
 func ackMixFor(block string, numConn int, stepMax uint64, profile string) (ackMix, error) {
 	m := ackMix{numConn: uint64(numConn), active: uint64(numConn), stepMax: stepMax,
-		pValid: 0.9, pReady: 0.8, pSame: 0.1, pHot: 0.7, hot: 16, phase: 5_000, pExtreme: 0.01, pErr: 0.005}
+		phase: 5_000, pExtreme: 0.01, pErr: 0.005, Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.1, PHot: 0.7, Hot: 16}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", "wrap":
 	case stim.Vectors:
-		m.active, m.pSame = min(m.numConn, 64), 0.3
-	case "same-conn":
-		m.pSame, m.hot, m.pHot = 1, 1, 1
+		m.active, m.PSame = min(m.numConn, 64), 0.3
 	case "all-ecn":
 		m.onlyCong = true
 	case "all-loss":
 		m.onlyCalm = true
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "extremes":
 		m.pExtreme, m.pErr = 0.3, 0.1
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("%s: no stimulus profile %q", block, profile)
 	}
@@ -72,8 +64,7 @@ type ackDraw struct {
 
 func newAckDraw(mix ackMix, r *stim.Rand) ackDraw {
 	d := ackDraw{mix: mix, r: r, pExtreme: stim.ThresholdOf(mix.pExtreme), pErr: stim.ThresholdOf(mix.pErr)}
-	d.conns = stim.NewLocality(r, mix.hot, mix.active, mix.pSame, mix.pHot)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.active)
 	return d
 }
 
@@ -131,14 +122,9 @@ func (d *ackDraw) fault(conn, open, ack, numKinds uint64) (uint64, uint64) {
 // event writes: under stim.Vectors, with no cycles, each event comes 1..3
 // ticks after the last.
 func (d *ackDraw) source(profile string, tick func(), event func([]uint64)) stim.Source {
-	src := stim.Source{PValid: d.mix.pValid, PReady: d.mix.pReady, Tick: tick, Event: event}
+	src := d.mix.Source(tick, event)
 	if profile == stim.Vectors {
-		src.Tick, src.Event = nil, func(f []uint64) {
-			for k := 0; k < 1+int(d.r.Below(3)); k++ {
-				tick()
-			}
-			event(f)
-		}
+		src.Tick, src.Event = nil, stim.Spaced(d.r, tick, event)
 	}
 	return src
 }

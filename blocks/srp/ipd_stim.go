@@ -16,17 +16,14 @@ import (
 
 // ipdMix is the event mix of the ecn_ipd stimulus.
 type ipdMix struct {
-	numConn, active  uint64  // queues, and the queues 0..active-1 the events use
-	pConnErr         float64 // an id past the table (an error)
-	timeW            int
-	stepMax          uint64 // time advances by 0..stepMax ticks per cycle
-	pValid, pReady   float64
-	pSame, pHot      float64
-	hot              int
+	numConn, active uint64  // queues, and the queues 0..active-1 the events use
+	pConnErr        float64 // an id past the table (an error)
+	timeW           int
+	stepMax         uint64 // time advances by 0..stepMax ticks per cycle
+	stim.Shape
 	pCNHigh, pCNLow  float64 // notification probability in congested and calm phases
 	phase            uint64  // events per phase
 	pKindErr         float64 // an unknown kind
-	strides          uint64
 	cnOnly, sendOnly bool
 }
 
@@ -37,29 +34,24 @@ func ipdMixFor(p IPDParams, profile string) (ipdMix, error) {
 	// a hot queue sees an event every ~25 cycles; t-/50 ticks per cycle on
 	// average puts about half a t- between its events
 	m := ipdMix{numConn: uint64(p.NumConn), active: uint64(p.NumConn), pConnErr: 0.01, timeW: p.TimeW,
-		stepMax: max(1, p.Period/25), pValid: 0.9, pReady: 0.8, pSame: 0.1, pHot: 0.7, hot: 16,
+		stepMax: max(1, p.Period/25), Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.1, PHot: 0.7, Hot: 16},
 		pCNHigh: 0.67, pCNLow: 0.02, phase: 20_000, pKindErr: 0.005}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed":
 	case stim.Vectors:
 		// 64 queues, opened in the first 64 events, and hazards from the start
-		m.active, m.pSame = min(m.numConn, 64), 0.3
-	case "same-conn":
-		m.pSame, m.hot, m.pHot = 1, 1, 1
+		m.active, m.PSame = min(m.numConn, 64), 0.3
 	case "all-ecn":
 		m.cnOnly = true
 	case "all-loss":
 		m.sendOnly = true
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "extremes":
 		m.pConnErr, m.pKindErr = 0.3, 0.1
 	case "wrap":
 		m.stepMax = uint64(1) << uint(max(p.TimeW-10, 4))
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("ecn_ipd: no stimulus profile %q", profile)
 	}
@@ -83,8 +75,7 @@ type ipdDraw struct {
 func newIPDDraw(mix ipdMix, r *stim.Rand) *ipdDraw {
 	d := &ipdDraw{mix: mix, r: r, pCNHigh: stim.ThresholdOf(mix.pCNHigh), pCNLo: stim.ThresholdOf(mix.pCNLow),
 		pKindErr: stim.ThresholdOf(mix.pKindErr), pConnErr: stim.ThresholdOf(mix.pConnErr)}
-	d.conns = stim.NewLocality(r, mix.hot, mix.active, mix.pSame, mix.pHot)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.active)
 	d.now = uint64(1)<<uint(mix.timeW) - 50_000 // wrap early
 	return d
 }
@@ -136,15 +127,9 @@ func ipdStimulus(p IPDParams, profile string, r *stim.Rand) (stim.Source, stim.C
 		return stim.Source{}, nil, err
 	}
 	d := newIPDDraw(mix, r)
-	src := stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}
+	src := mix.Source(d.tick, d.event)
 	if profile == stim.Vectors {
-		// events 1-3 cycles of time apart
-		src.Tick, src.Event = nil, func(f []uint64) {
-			for k := 0; k < 1+int(d.r.Below(3)); k++ {
-				d.tick()
-			}
-			d.event(f)
-		}
+		src.Tick, src.Event = nil, stim.Spaced(d.r, d.tick, d.event)
 	}
 	return src, newIPDCoverage(p.Max, p.Inc), nil
 }

@@ -16,15 +16,13 @@ import (
 
 // ttwMix is the event mix of the srp_ttw stimulus.
 type ttwMix struct {
-	slots          uint64
-	timeW, hdrW    int
-	mode           gsrp.TTWMode
-	ttw            uint64
-	stepMax        uint64 // time advances by 0..stepMax ticks per cycle
-	pValid, pReady float64
+	slots       uint64
+	timeW, hdrW int
+	mode        gsrp.TTWMode
+	ttw         uint64
+	stepMax     uint64 // time advances by 0..stepMax ticks per cycle
+	stim.Shape
 	pArrive, pSpec float64
-	pSame          float64
-	strides        uint64
 }
 
 // ttwMixFor adapts the mix to a named profile. srp_ttw has no ECN marks
@@ -36,19 +34,14 @@ func ttwMixFor(p TTWParams, profile string) (ttwMix, error) {
 	// cycle on average puts about a TTW between a packet's arrival and its
 	// head
 	m := ttwMix{slots: uint64(p.NumConn), timeW: p.TimeW, hdrW: p.HdrW, mode: p.Mode, ttw: p.TTW,
-		stepMax: max(1, 2*p.TTW/uint64(p.NumConn)), pValid: 0.9, pReady: 0.8, pArrive: 0.5, pSpec: 0.7, pSame: 0.1}
+		stepMax: max(1, 2*p.TTW/uint64(p.NumConn)), pArrive: 0.5, pSpec: 0.7, Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.1}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", stim.Vectors, "all-ecn", "all-loss", "extremes":
-	case "same-conn":
-		m.pSame = 1
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "wrap":
 		m.stepMax = uint64(1) << uint(max(p.TimeW-10, 4))
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("srp_ttw: no stimulus profile %q", profile)
 	}
@@ -70,8 +63,7 @@ type ttwDraw struct {
 
 func newTTWDraw(mix ttwMix, r *stim.Rand) *ttwDraw {
 	d := &ttwDraw{mix: mix, r: r, pArr: stim.ThresholdOf(mix.pArrive), pSpec: stim.ThresholdOf(mix.pSpec)}
-	d.conns = stim.NewLocality(r, 0, mix.slots, mix.pSame, 0)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.slots)
 	d.now = uint64(1)<<uint(mix.timeW) - 20*mix.ttw // wrap early
 	return d
 }
@@ -132,15 +124,9 @@ func ttwStimulus(p TTWParams, profile string, r *stim.Rand) (stim.Source, stim.C
 		return stim.Source{}, nil, err
 	}
 	d := newTTWDraw(mix, r)
-	src := stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}
+	src := mix.Source(d.tick, d.event)
 	if profile == stim.Vectors {
-		// events 1-3 cycles of time apart
-		src.Tick, src.Event = nil, func(f []uint64) {
-			for k := 0; k < 1+int(d.r.Below(3)); k++ {
-				d.tick()
-			}
-			d.event(f)
-		}
+		src.Tick, src.Event = nil, stim.Spaced(d.r, d.tick, d.event)
 	}
 	return src, newTTWCoverage(p.Mode), nil
 }

@@ -18,12 +18,9 @@ import (
 
 // txMix is the event mix of the srp_tx stimulus.
 type txMix struct {
-	active         uint64 // queues 0..active-1 are used (all opened first)
-	hot            int
-	pValid, pReady float64
-	pSame, pHot    float64
-	stepMax        uint64 // time advances by 0..stepMax ticks per cycle
-	strides        uint64
+	active uint64 // queues 0..active-1 are used (all opened first)
+	stim.Shape
+	stepMax uint64 // time advances by 0..stepMax ticks per cycle
 }
 
 // txMixFor adapts the mix to a named profile. srp_tx has no ECN marks,
@@ -32,21 +29,16 @@ type txMix struct {
 // all-ecn, all-loss and extremes are the mixed profile. Vectors use 64
 // queues.
 func txMixFor(p TxParams, profile string) (txMix, error) {
-	m := txMix{active: uint64(p.NumConn), hot: 8, pValid: 0.9, pReady: 0.8, pSame: 0.2, pHot: 0.8, stepMax: 8}
+	m := txMix{active: uint64(p.NumConn), stepMax: 8, Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.2, PHot: 0.8, Hot: 8}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", "all-ecn", "all-loss", "extremes":
 	case stim.Vectors:
 		m.active = min(m.active, 64)
-	case "same-conn":
-		m.pSame, m.hot, m.pHot = 1, 1, 1
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
 	case "wrap":
 		m.stepMax = uint64(1) << uint(max(p.TimeW-10, 4))
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	default:
 		return m, fmt.Errorf("srp_tx: no stimulus profile %q", profile)
 	}
@@ -82,8 +74,7 @@ func newTxDraw(p TxParams, mix txMix, r *stim.Rand) (*txDraw, error) {
 		return nil, err
 	}
 	d := &txDraw{p: p, mix: mix, r: r, shadow: sh}
-	d.conns = stim.NewLocality(r, mix.hot, mix.active, mix.pSame, mix.pHot)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.active)
 	d.now = uint64(1)<<uint(p.TimeW) - 5000 // wrap early
 	return d, nil
 }
@@ -182,15 +173,9 @@ func txStimulus(p TxParams, profile string, r *stim.Rand) (stim.Source, stim.Cov
 	if err != nil {
 		return stim.Source{}, nil, err
 	}
-	src := stim.Source{PValid: mix.pValid, PReady: mix.pReady, Tick: d.tick, Event: d.event}
+	src := mix.Source(d.tick, d.event)
 	if profile == stim.Vectors {
-		// events 1-3 cycles of time apart
-		src.Tick, src.Event = nil, func(f []uint64) {
-			for k := 0; k < 1+int(d.r.Below(3)); k++ {
-				d.tick()
-			}
-			d.event(f)
-		}
+		src.Tick, src.Event = nil, stim.Spaced(d.r, d.tick, d.event)
 	}
 	return src, newTxCoverage(p), nil
 }

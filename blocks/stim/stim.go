@@ -172,3 +172,63 @@ func (c *Locality) Force(id uint64) { c.last, c.inited = id, true }
 // between them (a Source's Event advances time itself), a mix that
 // reaches every behaviour in a few thousand events.
 const Vectors = "vectors"
+
+// Shape is the part of a block's mix that the shared profiles set the
+// same way in every block: the handshake's chances and the locality of
+// its connections. A block's mix embeds it.
+type Shape struct {
+	PValid, PReady float64 // an event offered on a cycle; the result stream ready
+	PSame, PHot    float64 // the last connection again; one of the hot set
+	Hot            int     // hot connections (0: none)
+	Strides        uint64  // Locality.Strides (the hazard profile)
+}
+
+// Profile sets what a shared profile says of the shape and reports
+// whether profile is one: same-conn (the last connection on every event,
+// and a hot set of one where the block has one), idle (an event on one
+// cycle in ten), backpressure (the result stream ready one cycle in five)
+// and hazard (an event on every cycle, connections in strides 1..strides).
+func (s *Shape) Profile(profile string, strides uint64) bool {
+	switch profile {
+	case "same-conn":
+		s.PSame = 1
+		if s.Hot > 0 {
+			s.Hot, s.PHot = 1, 1
+		}
+	case "idle":
+		s.PValid = 0.1
+	case "backpressure":
+		s.PReady = 0.2
+	case "hazard":
+		s.PValid, s.PReady, s.Strides = 1, 0.8, strides
+	default:
+		return false
+	}
+	return true
+}
+
+// Locality draws the shape's hot set over span from r and returns the
+// shape's connection picker.
+func (s Shape) Locality(r *Rand, span uint64) Locality {
+	c := NewLocality(r, s.Hot, span, s.PSame, s.PHot)
+	c.Strides = s.Strides
+	return c
+}
+
+// Source is the shape's handshake with the block's tick and event.
+func (s Shape) Source(tick func(), event func(f []uint64)) Source {
+	return Source{PValid: s.PValid, PReady: s.PReady, Tick: tick, Event: event}
+}
+
+// Spaced is a vector file's event for a source with a clock (vectors
+// have no cycles): ticks of time before each event while k < 1 +
+// Below(3), k = 0, 1, ..., the bound drawn again from r on each pass. So
+// 1, 2 and 3 ticks come with chances 1/3, 4/9 and 2/9.
+func Spaced(r *Rand, tick func(), event func(f []uint64)) func(f []uint64) {
+	return func(f []uint64) {
+		for k := 0; k < 1+int(r.Below(3)); k++ {
+			tick()
+		}
+		event(f)
+	}
+}

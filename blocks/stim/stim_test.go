@@ -110,3 +110,58 @@ func TestLocality(t *testing.T) {
 		t.Errorf("pHot 1 with 3 hot connections drew %d distinct ones", len(seen))
 	}
 }
+
+// TestShapeProfiles: the shared profiles set the shape alike in every
+// block; a hot set shrinks to one connection only where the block has one;
+// a block's own profiles leave the shape as it was.
+func TestShapeProfiles(t *testing.T) {
+	base := Shape{PValid: 0.9, PReady: 0.8, PSame: 0.1, PHot: 0.7, Hot: 16}
+	for _, tc := range []struct {
+		profile string
+		hot     int
+		want    Shape
+		shared  bool
+	}{
+		{"same-conn", 16, Shape{PValid: 0.9, PReady: 0.8, PSame: 1, PHot: 1, Hot: 1}, true},
+		{"same-conn", 0, Shape{PValid: 0.9, PReady: 0.8, PSame: 1, PHot: 0.7}, true},
+		{"idle", 16, Shape{PValid: 0.1, PReady: 0.8, PSame: 0.1, PHot: 0.7, Hot: 16}, true},
+		{"backpressure", 16, Shape{PValid: 0.9, PReady: 0.2, PSame: 0.1, PHot: 0.7, Hot: 16}, true},
+		{"hazard", 16, Shape{PValid: 1, PReady: 0.8, PSame: 0.1, PHot: 0.7, Hot: 16, Strides: 33}, true},
+		{"all-ecn", 16, base, false},
+		{"mixed", 16, base, false},
+	} {
+		s := base
+		s.Hot = tc.hot
+		want := tc.want
+		if !tc.shared {
+			want.Hot = tc.hot
+		}
+		if got := s.Profile(tc.profile, 33); got != tc.shared || s != want {
+			t.Errorf("%s (hot %d): shared %v, shape %+v; want %v, %+v", tc.profile, tc.hot, got, s, tc.shared, want)
+		}
+	}
+}
+
+// TestSpacedTicks: a vector event comes after 1, 2 or 3 ticks, with
+// chances 1/3, 4/9 and 2/9.
+func TestSpacedTicks(t *testing.T) {
+	ticks, events, last := 0, 0, 0
+	seen := map[int]int{}
+	ev := Spaced(New(3), func() { ticks++ }, func([]uint64) {
+		events++
+		seen[ticks-last]++
+		last = ticks
+	})
+	const n = 90_000
+	for i := 0; i < n; i++ {
+		ev(nil)
+	}
+	if events != n || len(seen) != 3 {
+		t.Fatalf("%d events, tick counts %v", events, seen)
+	}
+	for k, want := range map[int]int{1: n / 3, 2: n * 4 / 9, 3: n * 2 / 9} {
+		if d := seen[k] - want; d < -n/100 || d > n/100 {
+			t.Errorf("%d ticks before %d of %d events, want about %d", k, seen[k], n, want)
+		}
+	}
+}

@@ -19,26 +19,20 @@ import (
 
 // irlMix is the event mix of the irl_tokens stimulus.
 type irlMix struct {
-	ports, numConn        uint64 // ports the stimulus uses; the table's
-	wmMax, maxCost        uint64
-	costW, wmW            int
-	pValid, pReady, pSame float64
-	strides               uint64
+	ports, numConn uint64 // ports the stimulus uses; the table's
+	wmMax, maxCost uint64
+	costW, wmW     int
+	stim.Shape
 }
 
 func irlMixFor(p IRLTokensParams, profile string) (irlMix, error) {
 	m := irlMix{ports: uint64(min(p.NumConn, 64)), numConn: uint64(p.NumConn), wmMax: uint64(p.WMMax), maxCost: uint64(p.MaxCost),
-		costW: p.CostW(), wmW: p.WMW(), pValid: 0.9, pReady: 0.8, pSame: 0.5}
+		costW: p.CostW(), wmW: p.WMW(), Shape: stim.Shape{PValid: 0.9, PReady: 0.8, PSame: 0.5}}
+	if m.Profile(profile, connpipe.MaxDepth+1) {
+		return m, nil
+	}
 	switch profile {
 	case "mixed", stim.Vectors:
-	case "same-conn":
-		m.pSame = 1
-	case "idle":
-		m.pValid = 0.1
-	case "backpressure":
-		m.pReady = 0.2
-	case "hazard":
-		m.pValid, m.pReady, m.strides = 1, 0.8, connpipe.MaxDepth+1
 	case "all-ecn", "all-loss", "extremes", "wrap":
 		// irl_tokens has no ECN, losses or clock: these are the mix
 	default:
@@ -56,8 +50,7 @@ type irlDraw struct {
 
 func newIRLDraw(mix irlMix, r *stim.Rand) *irlDraw {
 	d := &irlDraw{mix: mix, r: r, touched: make([]bool, mix.ports)}
-	d.conns = stim.NewLocality(r, 0, mix.ports, mix.pSame, 0)
-	d.conns.Strides = mix.strides
+	d.conns = mix.Locality(r, mix.ports)
 	return d
 }
 
@@ -129,7 +122,7 @@ func irlStimulus(p IRLTokensParams, profile string, r *stim.Rand) (stim.Source, 
 		return stim.Source{}, nil, err
 	}
 	d := newIRLDraw(mix, r)
-	return stim.Source{PValid: mix.pValid, PReady: mix.pReady, Event: d.event}, newIRLCoverage(p), nil
+	return mix.Source(nil, d.event), newIRLCoverage(p), nil
 }
 
 // irlCoverage counts the outcomes of irl_tokens a run reached, from the
