@@ -402,6 +402,18 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
 		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum)
 	}
+	var fitsGrown hdlgen.Expr
+	if g.Sum != "" && g.Fold != nil {
+		// the arrival folds into one slot at most, its connection's
+		// youngest (a hit with no successor): that slot's room, picked by
+		// registers alone, against the head and the arrival is one carry
+		// chain, not one per slot
+		rooms := make([]hdlgen.Expr, len(u.slots))
+		for i, x := range u.slots {
+			rooms[i] = hdlgen.Mux(a.hit.Bit(i).And(x.succ.Not()), x.room.Expr, hdlgen.Const(rw, 0))
+		}
+		fitsGrown = fitsRoom(rw, orTree(rooms).Named("arr_slot_room"), hSum, aSum).Named("head_fits_grown")
+	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
 	capGrown := hdlgen.Const(g.CountW, (uint64(1)<<uint(g.CountW)-1)-1)
@@ -429,17 +441,17 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		selGrown := head.And(u.fold[i]).And(ruleGrown)
 		selPend := head.And(u.fold[i].Not()).And(rulePend)
 		selArr := u.spec[i].And(ruleArr)
-		fitsGrown, fitsPend := hdlgen.True(), hdlgen.True()
+		fitsPend, fitsGrownI := hdlgen.True(), hdlgen.True()
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
 			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
-			fitsGrown = fitsRoom(rw, x.room.Expr, hSum, aSum)
 			fitsPend = fitsRoom(rw, x.room.Expr, hSum)
+			fitsGrownI = fitsGrown // selGrown: the arrival folds into this slot
 		}
 		// (a slot that stays free has no hit: its fold check means nothing)
 		okNext[i] = selPend.Named(fmt.Sprintf("slot%d_keeps_folds", i)).And(fitsPend).
 			Or(selArr.Named(fmt.Sprintf("slot%d_loads_folds", i)).And(fitsArr)).
-			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrown))
+			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrownI))
 	}
 	m.Comb("merge_slots", func(p *hdlgen.Process) {
 		for i, x := range u.slots {
@@ -506,6 +518,17 @@ func (u *mergeUnit) issued(s Spec) issueSource {
 		src.fields[f.Name] = u.iss.fields[f.Name].Expr
 	}
 	return src
+}
+
+// nextConnIs is whether the issue register's connection after the edge,
+// as a table address of aw bits, is addr: the issuing slot's, or 0 when
+// none issues (the issue register loads 0 then).
+func (u *mergeUnit) nextConnIs(addr hdlgen.Expr, aw int) hdlgen.Expr {
+	terms := []hdlgen.Expr{u.issue.Not().And(addr.IsZero())}
+	for i, x := range u.slots {
+		terms = append(terms, u.sel[i].And(x.conn.Trunc(aw).Eq(addr)))
+	}
+	return orTree(terms)
 }
 
 // issueReg loads the issue register with the selected slot's event: an

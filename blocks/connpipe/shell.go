@@ -471,7 +471,18 @@ func (sh *shell) writeBack() {
 			p.Set(sh.wbWord, sh.newWord)
 		})
 		m.Write(sh.table, sh.wbAddr, sh.wbWord, sh.wbEn)
-		sh.snoopWB = sh.wbEn.And(sh.wbAddr.Eq(sh.src.conn.Trunc(sh.aw))).Named("snoop_wb")
+		if sh.mu != nil {
+			// decided a cycle ahead and kept in a register, so that the
+			// select of s1_fix_word's whole word comes from a flip-flop:
+			// the write of this cycle is the one behind in the next, and
+			// the issue register then holds the issuing slot's event
+			wb := m.Reg("snoop_wb", 1, "the word written behind in this cycle is the issued event's", hdlgen.ResetTo(0))
+			ahead := sh.wrEn.And(sh.mu.nextConnIs(sh.wrAddr, sh.aw)).Named("snoop_wb_ahead")
+			m.Comb("snoop_wb_ahead", func(p *hdlgen.Process) { p.Set(wb, ahead) })
+			sh.snoopWB = wb.Expr
+		} else {
+			sh.snoopWB = sh.wbEn.And(sh.wbAddr.Eq(sh.src.conn.Trunc(sh.aw))).Named("snoop_wb")
+		}
 	} else {
 		m.Write(sh.table, sh.wrAddr, sh.newWord, sh.wrEn)
 	}
@@ -502,6 +513,9 @@ func (sh *shell) writeBack() {
 		exact := hdlgen.True()
 		for k, r := range sh.snoopRegs {
 			exact = exact.And(r.Eq(sh.wrEn.And(sh.wrAddr.Eq(sh.addr(k + 1)))))
+		}
+		if sh.wbEn != nil {
+			exact = exact.And(sh.snoopWB.Eq(sh.wbEn.And(sh.wbAddr.Eq(sh.src.conn.Trunc(sh.aw)))))
 		}
 		m.Assert("snoop_exact", exact)
 	}

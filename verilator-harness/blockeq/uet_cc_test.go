@@ -322,7 +322,7 @@ func TestUETCCSplitCanFail(t *testing.T) {
 		}},
 		// the window path's write behind: the event issued in the cycle of
 		// the table's write takes the table's old word
-		{Module: "uet_cc_window", Node: "snoop_wb", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
+		{Module: "uet_cc_window", Node: "snoop_wb_ahead", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
 	} {
 		t.Run(mut.Node, func(t *testing.T) { mutantMustFail(t, cfg, "uet_cc", mut, 3, 200_000) })
 	}
