@@ -666,158 +666,178 @@ func (sh *shell) wordProperties() {
 	shellProperties(sh.m, sh.s, sh.table, words, valid[W-1].Expr, res, valid, sh.conn)
 }
 
-// clocked is the shell's registers' next state: the input buffer, the
-// stages, the snooped words and the result buffer.
+// clocked is the shell's registers' next state, in one process: the
+// input buffer, the stages with their snooped words, and the result
+// buffer.
 func (sh *shell) clocked() {
-	m, s, W := sh.m, sh.s, sh.W
-	head, skid, b := sh.head, sh.skid, &sh.buf
-	valid, conn, hd := sh.valid, sh.conn, b.hd
-	snoop1, snoop2, snoop3 := sh.snoopRegs[0].Expr, sh.snoopRegs[1].Expr, sh.snoopRegs[2].Expr
-	newWord, push, pop, push1 := sh.newWord, sh.push, sh.pop, sh.push1
-	m.Comb("shell", func(p *hdlgen.Process) {
-		// input buffer
-		load := func(dst evRegs, fromSkid bool) {
-			if fromSkid {
-				p.Set(dst.conn, skid.conn)
-				p.Set(dst.kind, skid.kind)
-				if s.Table {
-					p.Set(dst.op, skid.op)
-				}
-				for _, f := range s.EventFields {
-					p.Set(dst.fields[f.Name], skid.fields[f.Name])
-				}
-				return
-			}
-			p.Set(dst.conn, sh.inConn)
-			p.Set(dst.kind, sh.inKind)
+	sh.m.Comb("shell", func(p *hdlgen.Process) {
+		sh.inputBufferNext(p)
+		p.Set(sh.occ, sh.occNext)
+		sh.stagesNext(p)
+		sh.resultBufferNext(p)
+	})
+}
+
+// inputBufferNext is the input buffer's next state: the head leaves into
+// the stages (or the merge stage) and the skid entry, or the input,
+// takes its place; an event offered while the head stays fills the skid.
+func (sh *shell) inputBufferNext(p *hdlgen.Process) {
+	s, head, skid, push1 := sh.s, sh.head, sh.skid, sh.push1
+	load := func(dst evRegs, fromSkid bool) {
+		if fromSkid {
+			p.Set(dst.conn, skid.conn)
+			p.Set(dst.kind, skid.kind)
 			if s.Table {
-				p.Set(dst.op, sh.inOp)
+				p.Set(dst.op, skid.op)
 			}
 			for _, f := range s.EventFields {
-				p.Set(dst.fields[f.Name], sh.inFields[f.Name])
+				p.Set(dst.fields[f.Name], skid.fields[f.Name])
 			}
+			return
 		}
-		p.If(sh.leave, func() {
-			p.If(skid.valid, func() {
-				load(head, true)
-				p.Set(skid.valid, push1)
-				p.If(push1, func() { load(skid, false) })
-			}).Else(func() {
-				p.Set(head.valid, push1)
-				p.If(push1, func() { load(head, false) })
-			})
-		}).Else(func() {
-			p.If(head.valid.Not(), func() {
-				p.Set(head.valid, push1)
-				p.If(push1, func() { load(head, false) })
-			}).Else(func() {
-				p.If(push1, func() {
-					p.Set(skid.valid, hdlgen.True())
-					load(skid, false)
-				})
-			})
-		})
-		p.Set(sh.occ, sh.occNext)
-		// stages
-		p.Set(valid[0], sh.enter1)
-		p.Set(conn[0], sh.src.conn)
-		p.Set(sh.s1Kind, sh.src.kind)
+		p.Set(dst.conn, sh.inConn)
+		p.Set(dst.kind, sh.inKind)
 		if s.Table {
-			p.Set(sh.s1Op, sh.src.op)
+			p.Set(dst.op, sh.inOp)
 		}
 		for _, f := range s.EventFields {
-			p.Set(sh.s1Fields[f.Name], sh.src.fields[f.Name])
+			p.Set(dst.fields[f.Name], sh.inFields[f.Name])
 		}
-		if sh.mu != nil {
-			p.Set(sh.s1Members, sh.mu.issN)
-		}
-		for k := 2; k <= W; k++ {
-			p.Set(valid[k-1], valid[k-2])
-			p.Set(conn[k-1], conn[k-2])
-		}
-		if sh.wbWord != nil {
-			p.Set(sh.s1Fix, sh.snoopHead.Or(sh.snoopWB))
-			p.Set(sh.s1FixWord, hdlgen.Mux(sh.snoopWB, sh.wbWord, newWord))
-		} else {
-			p.Set(sh.s1Fix, sh.snoopHead)
-			p.Set(sh.s1FixWord, newWord)
-		}
-		p.Set(sh.s2Fix, snoop1.Or(sh.s1Fix))
-		p.Set(sh.s2FixWord, hdlgen.Mux(snoop1, newWord, sh.s1FixWord))
-		p.Set(sh.s3Ram, sh.rd)
-		p.Set(sh.s3Fix, snoop2.Or(sh.s2Fix))
-		p.Set(sh.s3FixWord, hdlgen.Mux(snoop2, newWord, sh.s2FixWord))
-		p.Set(sh.curReg, hdlgen.Mux(snoop3, newWord, sh.s3Word))
-		// result buffer
-		p.If(push, func() {
-			for i, e := range b.ents {
-				p.If(b.wrPtr.EqC(uint64(i)), func() {
-					p.Set(e.conn, conn[W-1])
-					p.Set(e.kind, sh.resKind)
-					for _, f := range sh.resultFields {
-						p.Set(e.fields[f.Name], sh.resVals[f.Name])
-					}
-					p.Set(e.err, sh.wErr)
-					if s.Table {
-						p.Set(e.op, b.resOp)
-					}
-				})
-			}
-			p.Set(b.wrPtr, b.inc(b.wrPtr))
+	}
+	p.If(sh.leave, func() {
+		p.If(skid.valid, func() {
+			load(head, true)
+			p.Set(skid.valid, push1)
+			p.If(push1, func() { load(skid, false) })
+		}).Else(func() {
+			p.Set(head.valid, push1)
+			p.If(push1, func() { load(head, false) })
 		})
-		// the head after the edge: the result written now if it lands at
-		// the new head, else the next entry when the head is taken. Both
-		// landings are decided from registers beside pop (the new head is
-		// entry out_rd_ptr_plus1 when the head is taken, out_rd_ptr when
-		// not), so that pop is the last select before the head registers
-		writeHead := func() {
-			p.Set(hd.conn, conn[W-1])
-			p.Set(hd.kind, sh.resKind)
-			for _, f := range sh.resultFields {
-				p.Set(hd.fields[f.Name], sh.resVals[f.Name])
-			}
-			p.Set(hd.err, sh.wErr)
-			if s.Table {
-				p.Set(hd.op, b.resOp)
-				p.Set(b.hdIsOp, b.resOp.Any())
-			}
-		}
-		landsNext := push.And(b.wrPtr.Eq(b.rdPtr1)).Named("out_lands_next")
-		landsHead := push.And(b.wrPtr.Eq(b.rdPtr)).Named("out_lands_head")
-		p.If(pop, func() {
-			p.If(landsNext, writeHead).Else(func() {
-				p.Set(hd.conn, b.pick(func(e entry) *hdlgen.Reg { return e.conn }))
-				p.Set(hd.kind, b.pick(func(e entry) *hdlgen.Reg { return e.kind }))
+	}).Else(func() {
+		p.If(head.valid.Not(), func() {
+			p.Set(head.valid, push1)
+			p.If(push1, func() { load(head, false) })
+		}).Else(func() {
+			p.If(push1, func() {
+				p.Set(skid.valid, hdlgen.True())
+				load(skid, false)
+			})
+		})
+	})
+}
+
+// stagesNext is the stages' next state: stage 1 takes the issued event
+// and the word written at the edge that reads it; each later stage takes
+// the one before it; the words written since stage 1's read replace the
+// word read, stage by stage, up to the datapath's input.
+func (sh *shell) stagesNext(p *hdlgen.Process) {
+	s, W, valid, conn, newWord := sh.s, sh.W, sh.valid, sh.conn, sh.newWord
+	snoop1, snoop2, snoop3 := sh.snoopRegs[0].Expr, sh.snoopRegs[1].Expr, sh.snoopRegs[2].Expr
+	p.Set(valid[0], sh.enter1)
+	p.Set(conn[0], sh.src.conn)
+	p.Set(sh.s1Kind, sh.src.kind)
+	if s.Table {
+		p.Set(sh.s1Op, sh.src.op)
+	}
+	for _, f := range s.EventFields {
+		p.Set(sh.s1Fields[f.Name], sh.src.fields[f.Name])
+	}
+	if sh.mu != nil {
+		p.Set(sh.s1Members, sh.mu.issN)
+	}
+	for k := 2; k <= W; k++ {
+		p.Set(valid[k-1], valid[k-2])
+		p.Set(conn[k-1], conn[k-2])
+	}
+	if sh.wbWord != nil {
+		p.Set(sh.s1Fix, sh.snoopHead.Or(sh.snoopWB))
+		p.Set(sh.s1FixWord, hdlgen.Mux(sh.snoopWB, sh.wbWord, newWord))
+	} else {
+		p.Set(sh.s1Fix, sh.snoopHead)
+		p.Set(sh.s1FixWord, newWord)
+	}
+	p.Set(sh.s2Fix, snoop1.Or(sh.s1Fix))
+	p.Set(sh.s2FixWord, hdlgen.Mux(snoop1, newWord, sh.s1FixWord))
+	p.Set(sh.s3Ram, sh.rd)
+	p.Set(sh.s3Fix, snoop2.Or(sh.s2Fix))
+	p.Set(sh.s3FixWord, hdlgen.Mux(snoop2, newWord, sh.s2FixWord))
+	p.Set(sh.curReg, hdlgen.Mux(snoop3, newWord, sh.s3Word))
+}
+
+// resultBufferNext is the result buffer's next state: the last stage's
+// result written at the write pointer, the head register reloaded when
+// it is taken or when the result lands on it, the pointers and the count.
+func (sh *shell) resultBufferNext(p *hdlgen.Process) {
+	s, W, conn, b := sh.s, sh.W, sh.conn, &sh.buf
+	hd, push, pop := b.hd, sh.push, sh.pop
+	p.If(push, func() {
+		for i, e := range b.ents {
+			p.If(b.wrPtr.EqC(uint64(i)), func() {
+				p.Set(e.conn, conn[W-1])
+				p.Set(e.kind, sh.resKind)
 				for _, f := range sh.resultFields {
-					name := f.Name
-					p.Set(hd.fields[name], b.pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
+					p.Set(e.fields[f.Name], sh.resVals[f.Name])
 				}
-				p.Set(hd.err, b.pick(func(e entry) *hdlgen.Reg { return e.err }))
+				p.Set(e.err, sh.wErr)
 				if s.Table {
-					op := b.pick(func(e entry) *hdlgen.Reg { return e.op })
-					p.Set(hd.op, op)
-					p.Set(b.hdIsOp, op.Any())
+					p.Set(e.op, b.resOp)
 				}
 			})
-		}).Else(func() {
-			p.If(landsHead, writeHead)
-		})
-		p.If(pop, func() {
-			p.Set(b.rdPtr, b.rdPtr1)
-			p.Set(b.rdPtr1, b.inc(b.rdPtr1))
-			if b.rdOneHot != nil {
-				p.Set(b.rdOneHot, rotateLeft1(b.rdOneHot.Expr))
+		}
+		p.Set(b.wrPtr, b.inc(b.wrPtr))
+	})
+	// the head after the edge: the result written now if it lands at
+	// the new head, else the next entry when the head is taken. Both
+	// landings are decided from registers beside pop (the new head is
+	// entry out_rd_ptr_plus1 when the head is taken, out_rd_ptr when
+	// not), so that pop is the last select before the head registers
+	writeHead := func() {
+		p.Set(hd.conn, conn[W-1])
+		p.Set(hd.kind, sh.resKind)
+		for _, f := range sh.resultFields {
+			p.Set(hd.fields[f.Name], sh.resVals[f.Name])
+		}
+		p.Set(hd.err, sh.wErr)
+		if s.Table {
+			p.Set(hd.op, b.resOp)
+			p.Set(b.hdIsOp, b.resOp.Any())
+		}
+	}
+	landsNext := push.And(b.wrPtr.Eq(b.rdPtr1)).Named("out_lands_next")
+	landsHead := push.And(b.wrPtr.Eq(b.rdPtr)).Named("out_lands_head")
+	p.If(pop, func() {
+		p.If(landsNext, writeHead).Else(func() {
+			p.Set(hd.conn, b.pick(func(e entry) *hdlgen.Reg { return e.conn }))
+			p.Set(hd.kind, b.pick(func(e entry) *hdlgen.Reg { return e.kind }))
+			for _, f := range sh.resultFields {
+				name := f.Name
+				p.Set(hd.fields[name], b.pick(func(e entry) *hdlgen.Reg { return e.fields[name] }))
+			}
+			p.Set(hd.err, b.pick(func(e entry) *hdlgen.Reg { return e.err }))
+			if s.Table {
+				op := b.pick(func(e entry) *hdlgen.Reg { return e.op })
+				p.Set(hd.op, op)
+				p.Set(b.hdIsOp, op.Any())
 			}
 		})
-		p.Set(b.outCnt, b.upDown(b.outCnt.Expr, push, pop))
-		// out_count after the edge is nonzero, decided on out_count itself
-		// beside the push/pop select (equal in every state, the counter's
-		// wrap-around included, so that out_valid_exact is inductive)
-		topCnt := hdlgen.Const(sh.occW, uint64(1)<<uint(sh.occW)-1)
-		onlyPush, onlyPop := push.And(pop.Not()), pop.And(push.Not())
-		p.Set(b.outValidReg, hdlgen.Mux(onlyPush, b.outCnt.Ne(topCnt),
-			hdlgen.Mux(onlyPop, b.outCnt.Ne(hdlgen.Const(sh.occW, 1)), b.outCnt.Any().Named("out_stays"))))
+	}).Else(func() {
+		p.If(landsHead, writeHead)
 	})
+	p.If(pop, func() {
+		p.Set(b.rdPtr, b.rdPtr1)
+		p.Set(b.rdPtr1, b.inc(b.rdPtr1))
+		if b.rdOneHot != nil {
+			p.Set(b.rdOneHot, rotateLeft1(b.rdOneHot.Expr))
+		}
+	})
+	p.Set(b.outCnt, b.upDown(b.outCnt.Expr, push, pop))
+	// out_count after the edge is nonzero, decided on out_count itself
+	// beside the push/pop select (equal in every state, the counter's
+	// wrap-around included, so that out_valid_exact is inductive)
+	topCnt := hdlgen.Const(sh.occW, uint64(1)<<uint(sh.occW)-1)
+	onlyPush, onlyPop := push.And(pop.Not()), pop.And(push.Not())
+	p.Set(b.outValidReg, hdlgen.Mux(onlyPush, b.outCnt.Ne(topCnt),
+		hdlgen.Mux(onlyPop, b.outCnt.Ne(hdlgen.Const(sh.occW, 1)), b.outCnt.Any().Named("out_stays"))))
 }
 
 // issueNext decides the next cycle's issue: the plain shell's hazard
