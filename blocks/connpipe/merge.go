@@ -365,21 +365,47 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 // becomes the youngest of every other; the head enters the arrival
 // register with its comparisons against the slots as they will be.
 func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr) {
-	g := s.Merge
 	a := u.arr
 	u.head = head
 	selVec, specVec := catBits(u.sel), catBits(u.spec)
 	validVec := catBits(regExprs(u.slots, func(x slot) hdlgen.Expr { return x.valid.Expr }))
+	c := u.headChecks(s, head, headInRange)
+	m.Comb("merge_slots", func(p *hdlgen.Process) {
+		u.slotsNext(p, s, c, selVec, specVec, validVec)
+		u.orderNext(p)
+		// the arrival register: the head when it leaves, else empty
+		p.Set(a.valid, u.leave)
+		loadEv(p, s, a.evRegs, head)
+		p.Set(a.hit, catBits(c.hit))
+		if s.Merge.Fold != nil {
+			p.Set(a.foldOK, catBits(c.foldOK))
+		}
+	})
+	u.issueReg(m, s)
+}
+
+// headChecks are the head's comparisons against the slots as they will
+// be after the edge, which the arrival register keeps (arr_hit,
+// arr_fold_ok), and the slots' events with the arrival folded in.
+type headChecks struct {
+	merged      []hdlgen.Record // slot i's event with the arrival folded into it
+	hit, foldOK []hdlgen.Expr   // per slot, after the edge
+	roomArr     hdlgen.Expr     // the arrival's room in a slot of its own
+	rw          int             // the rooms' width
+}
+
+// headChecks compares the head with each slot for the next cycle. The
+// fold checks are split into the rule's part and the sum's carry chains
+// (fitsRoom), which gate last: a sum of three products, one per outcome
+// of the slot at the edge (it loads the arrival, the arrival folds into
+// it, it keeps its event), each selected beside its chain.
+func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) headChecks {
+	g := s.Merge
+	a := u.arr
 	arrEv := MergeEvent{Kind: a.kind.Expr, Fields: a.record(s), Members: hdlgen.Const(g.CountW, 1)}
 	headEv := MergeEvent{Kind: head.kind.Expr, Fields: head.record(s), Members: hdlgen.Const(g.CountW, 1)}
-	merged := make([]hdlgen.Record, len(u.slots))
-	hitNext, okNext := make([]hdlgen.Expr, len(u.slots)), make([]hdlgen.Expr, len(u.slots))
-	// the head's fold checks are split into the rule's part and the
-	// sum's carry chains (fitsRoom), which gate last: a sum of three
-	// products, one per outcome of the slot at the edge (it loads the
-	// arrival, the arrival folds into it, it keeps its event), each
-	// selected beside its chain
-	var ruleArr, fitsArr, roomArr hdlgen.Expr
+	c := headChecks{merged: make([]hdlgen.Record, len(u.slots)), hit: make([]hdlgen.Expr, len(u.slots)), foldOK: make([]hdlgen.Expr, len(u.slots))}
+	var ruleArr, fitsArr hdlgen.Expr
 	fitsArr = hdlgen.True()
 	if g.Fold != nil {
 		ruleArr = u.leave.And(headInRange).And(g.Fold(arrEv, headEv))
@@ -391,15 +417,15 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		}
 		ruleArr = ruleArr.Named("head_folds_arr")
 	}
-	var rw int
 	var hSum, aSum hdlgen.Expr
 	if g.Sum != "" {
 		// the arrival's room in a slot of its own; whether the head fits
 		// each slot's room, with or without the arrival folded in, each
 		// by one carry chain (fitsRoom)
-		rw = g.roomW(s)
+		c.rw = g.roomW(s)
+		rw := c.rw
 		hSum, aSum = head.fields[g.Sum].Expr, a.fields[g.Sum].Expr
-		roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
+		c.roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
 		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum)
 	}
 	var fitsGrown hdlgen.Expr
@@ -410,9 +436,9 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		// chain, not one per slot
 		rooms := make([]hdlgen.Expr, len(u.slots))
 		for i, x := range u.slots {
-			rooms[i] = hdlgen.Mux(a.hit.Bit(i).And(x.succ.Not()), x.room.Expr, hdlgen.Const(rw, 0))
+			rooms[i] = hdlgen.Mux(a.hit.Bit(i).And(x.succ.Not()), x.room.Expr, hdlgen.Const(c.rw, 0))
 		}
-		fitsGrown = fitsRoom(rw, orTree(rooms).Named("arr_slot_room"), hSum, aSum).Named("head_fits_grown")
+		fitsGrown = fitsRoom(c.rw, orTree(rooms).Named("arr_slot_room"), hSum, aSum).Named("head_fits_grown")
 	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
@@ -421,14 +447,14 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		u.headEq[i] = x.conn.Eq(head.conn).Named(fmt.Sprintf("slot%d_head_conn", i))
 		// a free slot that loads the arrival holds it after the edge unless
 		// the arrival folds (the fold, the latest signal, gates last)
-		hitNext[i] = hdlgen.Mux(u.spec[i], sameArr.And(u.anyFold.Not()), x.valid.And(u.sel[i].Not()).And(u.headEq[i]))
-		okNext[i] = hdlgen.False()
+		c.hit[i] = hdlgen.Mux(u.spec[i], sameArr.And(u.anyFold.Not()), x.valid.And(u.sel[i].Not()).And(u.headEq[i]))
+		c.foldOK[i] = hdlgen.False()
 		if g.Fold == nil {
 			continue
 		}
 		pend := MergeEvent{Kind: x.kind.Expr, Fields: x.record(s), Members: x.count.Expr}
-		merged[i] = g.Combine(pend, arrEv)
-		grown := MergeEvent{Kind: x.kind.Expr, Fields: merged[i], Members: x.count.Add(hdlgen.Const(g.CountW, 1))}
+		c.merged[i] = g.Combine(pend, arrEv)
+		grown := MergeEvent{Kind: x.kind.Expr, Fields: c.merged[i], Members: x.count.Add(hdlgen.Const(g.CountW, 1))}
 		// the rule, the members' cap, and with the table port no table
 		// operation, for the slot's event after the edge: the grown one
 		// or the pending one
@@ -444,67 +470,71 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		fitsPend, fitsGrownI := hdlgen.True(), hdlgen.True()
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
-			merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
-			fitsPend = fitsRoom(rw, x.room.Expr, hSum)
+			c.merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
+			fitsPend = fitsRoom(c.rw, x.room.Expr, hSum)
 			fitsGrownI = fitsGrown // selGrown: the arrival folds into this slot
 		}
 		// (a slot that stays free has no hit: its fold check means nothing)
-		okNext[i] = selPend.Named(fmt.Sprintf("slot%d_keeps_folds", i)).And(fitsPend).
+		c.foldOK[i] = selPend.Named(fmt.Sprintf("slot%d_keeps_folds", i)).And(fitsPend).
 			Or(selArr.Named(fmt.Sprintf("slot%d_loads_folds", i)).And(fitsArr)).
 			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrownI))
 	}
-	m.Comb("merge_slots", func(p *hdlgen.Process) {
-		for i, x := range u.slots {
-			p.Set(x.pred, x.pred.And(selVec.Not()))
-			p.Set(x.older, x.older.And(specVec.Not()))
-			p.Set(x.succ, x.succ.Or(u.anyAlloc.And(a.hit.Bit(i))).Named(fmt.Sprintf("slot%d_succ_set", i)))
-			p.If(u.sel[i], func() { p.Set(x.valid, hdlgen.False()) })
-			if g.Fold != nil {
-				p.If(u.fold[i], func() {
-					for _, f := range s.EventFields {
-						p.Set(x.fields[f.Name], merged[i].F(f.Name))
-					}
-					p.Set(x.count, x.count.Add(hdlgen.Const(g.CountW, 1)))
-					if g.Sum != "" {
-						p.Set(x.room, x.room.Sub(a.fields[g.Sum].ZExt(rw)))
-					}
-				})
-			}
-			p.If(u.alloc[i], func() { p.Set(x.valid, hdlgen.True()) })
-			p.If(u.spec[i], func() {
-				loadEv(p, s, x.evRegs, a.evRegs)
-				p.Set(x.count, hdlgen.Const(g.CountW, 1))
-				p.Set(x.pred, a.hit.And(selVec.Not()).Named(fmt.Sprintf("slot%d_pred_fill", i)))
-				p.Set(x.older, validVec.And(selVec.Not()).Named(fmt.Sprintf("slot%d_older_fill", i)))
-				p.Set(x.succ, hdlgen.False())
+	return c
+}
+
+// slotsNext is the slots' next state: the issuing slot is freed and
+// leaves its successors' pred; the arrival folds into its slot (the
+// merged event, one more member, the room less its sum) or fills the one
+// it was given, which becomes the youngest of every other.
+func (u *mergeUnit) slotsNext(p *hdlgen.Process, s Spec, c headChecks, selVec, specVec, validVec hdlgen.Expr) {
+	g, a := s.Merge, u.arr
+	for i, x := range u.slots {
+		p.Set(x.pred, x.pred.And(selVec.Not()))
+		p.Set(x.older, x.older.And(specVec.Not()))
+		p.Set(x.succ, x.succ.Or(u.anyAlloc.And(a.hit.Bit(i))).Named(fmt.Sprintf("slot%d_succ_set", i)))
+		p.If(u.sel[i], func() { p.Set(x.valid, hdlgen.False()) })
+		if g.Fold != nil {
+			p.If(u.fold[i], func() {
+				for _, f := range s.EventFields {
+					p.Set(x.fields[f.Name], c.merged[i].F(f.Name))
+				}
+				p.Set(x.count, x.count.Add(hdlgen.Const(g.CountW, 1)))
 				if g.Sum != "" {
-					p.Set(x.room, roomArr)
+					p.Set(x.room, x.room.Sub(a.fields[g.Sum].ZExt(c.rw)))
 				}
 			})
 		}
-		p.Set(u.cand, catBits(u.candNext))
-		// some slot is eligible: then the oldest of them is the candidate
-		// (slot_age_order), so this is the or of candNext without its
-		// comparisons of age
-		p.Set(u.candAny, orTree(u.eligible))
-		// used: + the head entering the arrival register, - the slot
-		// issuing, - the arrival folding (a fill moves its count from the
-		// arrival to a slot)
-		uw := u.used.Width()
-		one, zero := hdlgen.Const(uw, 1), hdlgen.Const(uw, 0)
-		// both outcomes of the fold counted beside it, the fold selecting
-		// last (it is the latest of the three)
-		base := u.used.Add(hdlgen.Mux(u.leave, one, zero)).Sub(hdlgen.Mux(u.issue, one, zero)).Named("slots_used_base")
-		p.Set(u.used, hdlgen.Mux(u.anyFold.Named("arr_folds_count"), base.Sub(one), base))
-		// the arrival register: the head when it leaves, else empty
-		p.Set(a.valid, u.leave)
-		loadEv(p, s, a.evRegs, head)
-		p.Set(a.hit, catBits(hitNext))
-		if g.Fold != nil {
-			p.Set(a.foldOK, catBits(okNext))
-		}
-	})
-	u.issueReg(m, s)
+		p.If(u.alloc[i], func() { p.Set(x.valid, hdlgen.True()) })
+		p.If(u.spec[i], func() {
+			loadEv(p, s, x.evRegs, a.evRegs)
+			p.Set(x.count, hdlgen.Const(g.CountW, 1))
+			p.Set(x.pred, a.hit.And(selVec.Not()).Named(fmt.Sprintf("slot%d_pred_fill", i)))
+			p.Set(x.older, validVec.And(selVec.Not()).Named(fmt.Sprintf("slot%d_older_fill", i)))
+			p.Set(x.succ, hdlgen.False())
+			if g.Sum != "" {
+				p.Set(x.room, c.roomArr)
+			}
+		})
+	}
+}
+
+// orderNext is the next cycle's candidate, whether one exists, and the
+// slots in use.
+func (u *mergeUnit) orderNext(p *hdlgen.Process) {
+	p.Set(u.cand, catBits(u.candNext))
+	// some slot is eligible: then the oldest of them is the candidate
+	// (slot_age_order), so this is the or of candNext without its
+	// comparisons of age
+	p.Set(u.candAny, orTree(u.eligible))
+	// used: + the head entering the arrival register, - the slot
+	// issuing, - the arrival folding (a fill moves its count from the
+	// arrival to a slot)
+	uw := u.used.Width()
+	one, zero := hdlgen.Const(uw, 1), hdlgen.Const(uw, 0)
+	// both outcomes of the fold counted beside it, the fold selecting
+	// last (it is the latest of the three)
+	base := u.used.Add(hdlgen.Mux(u.leave, one, zero)).Sub(hdlgen.Mux(u.issue, one, zero)).Named("slots_used_base")
+	p.Set(u.used, hdlgen.Mux(u.anyFold.Named("arr_folds_count"), base.Sub(one), base))
 }
 
 // issued is what stage 1 takes from the merge stage: the issue register.
