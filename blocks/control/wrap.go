@@ -677,7 +677,7 @@ func (w *wrapper) engine() {
 // registerMap is the register map and the read multiplexer, by region:
 // the fixed registers, the settings, WORD_DATA, the counters.
 func (w *wrapper) registerMap() (*Map, error) {
-	m, ww, info := w.m, w.ww, w.info
+	ww, info := w.ww, w.info
 	mp := &Map{Block: w.core.Name(), AddrW: AddrW, WordBits: ww, NumConn: info.NumConn, Macros: info.Macros}
 	for _, mem := range w.core.Memories() {
 		if mem.PerConnection {
@@ -736,17 +736,41 @@ func (w *wrapper) registerMap() (*Map, error) {
 		mp.Counters = append(mp.Counters, r)
 		cntVals = append(cntVals, w.counterRegs[j])
 	}
-	mp.Bits = []Bit{
-		{"CONTROL", "CLEAR_TABLE", CtlClearTable, "write the zero word to every connection; s_event_ready is low until STATUS.CLEAR_BUSY falls"},
-		{"CONTROL", "READ_WORD", CtlReadWord, "read WORD_CONN's word into WORD_DATA, in order with the events"},
-		{"CONTROL", "WRITE_WORD", CtlWriteWord, "write WORD_DATA to WORD_CONN's word, in order with the events (with READ_WORD: read the old word, then write)"},
-		{"CONTROL", "CLEAR_COUNTERS", CtlClearCounters, "zero every counter"},
-		{"CONTROL", "CLEAR_REJECTED", CtlClearRejected, "zero STATUS.REJECTED"},
-		{"STATUS", "CLEAR_BUSY", StClearBusy, "the clear sweep runs (after reset, and after CLEAR_TABLE)"},
-		{"STATUS", "WORD_BUSY", StWordBusy, "a word operation is in flight"},
-		{"STATUS", "WORD_ERROR", StWordError, "the last word operation's WORD_CONN was out of range: nothing was read or written"},
-		{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation), or a PARAM write was out of range, and was ignored; sticky"},
+	mp.Bits = controlBits
+	regions := []rdRegion{{0, fixedVals, "fixed"}, {OffParam, paramVals, "params"}, {OffWordData, wordVals, "word"}, {OffCounter, cntVals, "counters"}}
+	if err := w.readMux(regions); err != nil {
+		return nil, err
 	}
+	return mp, nil
+}
+
+// controlBits are the CONTROL and STATUS registers' bits.
+var controlBits = []Bit{
+	{"CONTROL", "CLEAR_TABLE", CtlClearTable, "write the zero word to every connection; s_event_ready is low until STATUS.CLEAR_BUSY falls"},
+	{"CONTROL", "READ_WORD", CtlReadWord, "read WORD_CONN's word into WORD_DATA, in order with the events"},
+	{"CONTROL", "WRITE_WORD", CtlWriteWord, "write WORD_DATA to WORD_CONN's word, in order with the events (with READ_WORD: read the old word, then write)"},
+	{"CONTROL", "CLEAR_COUNTERS", CtlClearCounters, "zero every counter"},
+	{"CONTROL", "CLEAR_REJECTED", CtlClearRejected, "zero STATUS.REJECTED"},
+	{"STATUS", "CLEAR_BUSY", StClearBusy, "the clear sweep runs (after reset, and after CLEAR_TABLE)"},
+	{"STATUS", "WORD_BUSY", StWordBusy, "a word operation is in flight"},
+	{"STATUS", "WORD_ERROR", StWordError, "the last word operation's WORD_CONN was out of range: nothing was read or written"},
+	{"STATUS", "REJECTED", StRejected, "a command, or a write of WORD_CONN or WORD_DATA, came while busy (or CLEAR_TABLE with a word operation), or a PARAM write was out of range, and was ignored; sticky"},
+}
+
+// rdRegion is a region of the register map: the values of its
+// registers, from offset off.
+type rdRegion struct {
+	off  int
+	vals []hdlgen.Value
+	name string
+}
+
+// readMux is the AXI-Lite read's data path: the read address decoded in
+// the handshake cycle, per region, into a register of the region's value
+// (0 when the read names none of its registers); their OR into rdata in
+// the join cycle.
+func (w *wrapper) readMux(regions []rdRegion) error {
+	m := w.m
 	rIdx := w.rAddr.Slice(AddrW-1, 2).Named("axil_rd_index")
 	rAligned := w.rAddr.Slice(1, 0).IsZero().Named("axil_rd_aligned")
 	var regionErr error
@@ -764,12 +788,6 @@ func (w *wrapper) registerMap() (*Map, error) {
 	// cycle, their OR into rdata in the next (the join cycle): one
 	// region's multiplexer (up to 32 registers) or the OR per cycle, where
 	// both in one were uet_cc_ctl's slowest path on a seed (6.89 ns)
-	type rdRegion struct {
-		off  int
-		vals []hdlgen.Value
-		name string
-	}
-	regions := []rdRegion{{0, fixedVals, "fixed"}, {OffParam, paramVals, "params"}, {OffWordData, wordVals, "word"}, {OffCounter, cntVals, "counters"}}
 	var rdParts []*hdlgen.Reg
 	for _, rg := range regions {
 		if len(rg.vals) == 0 {
@@ -783,7 +801,7 @@ func (w *wrapper) registerMap() (*Map, error) {
 		rdParts = append(rdParts, r)
 	}
 	if regionErr != nil {
-		return nil, regionErr
+		return regionErr
 	}
 	rdVal := rdParts[0].Expr
 	for _, r := range rdParts[1:] {
@@ -793,7 +811,7 @@ func (w *wrapper) registerMap() (*Map, error) {
 	m.Comb("axil_read", func(p *hdlgen.Process) {
 		p.If(w.rdJoin, func() { p.Set(w.rdataReg, rdVal) })
 	})
-	return mp, nil
+	return nil
 }
 
 // properties are the wrapper's own properties, proved with the block's
