@@ -50,98 +50,105 @@ func deriveSettings(m *hdlgen.Module, macros []Macro, sets []setting, ok map[str
 		if fLo <= q.Off {
 			return nil, fmt.Errorf("control: macro %s divides by %s - %d, which its range %d..%d lets be zero", mc.Name, q.From, q.Off, fLo, fHi)
 		}
-		lo, hi, _ := to.sig.ParamRange()
 		dMax := fHi - q.Off
 		dW := hdlgen.BitsFor(dMax)
 		if q.Num > ^uint64(0)-dMax/2 {
 			return nil, fmt.Errorf("control: macro %s: the dividend %d + %d does not fit 64 bits", mc.Name, q.Num, dMax/2)
 		}
 		nW := hdlgen.BitsFor(q.Num + dMax/2)
-		pre := "derive_" + strings.ToLower(q.Setting)
-		what := fmt.Sprintf("%s from %s", q.Setting, q.From)
-
-		// cnt counts the clocks left: nW+2 loads d, nW+1 the dividend,
-		// nW..1 the quotient's bits
-		cW := hdlgen.BitsFor(uint64(nW + 2))
-		cnt := m.Reg(pre+"_count", cW, "clocks left of the division of "+what, hdlgen.ResetTo(0))
-		doneR := m.Reg(pre+"_done", 1, "the quotient of "+what+" is complete: it is written in this cycle", hdlgen.ResetTo(0))
-		dR := m.Reg(pre+"_d", dW, what+": the divisor "+q.From+fmt.Sprintf(" - %d", q.Off), hdlgen.NoReset())
-		nR := m.Reg(pre+"_n", nW, what+": the dividend's bits not yet taken, at the top", hdlgen.NoReset())
-		rR := m.Reg(pre+"_r", dW, what+": the remainder (below the divisor)", hdlgen.NoReset())
-		qR := m.Reg(pre+"_q", nW, what+": the quotient's bits so far", hdlgen.NoReset())
-
-		start := wrAt(from.off).And(ok[from.name]).Named(pre + "_start")
-		// the step: the remainder with the dividend's next bit, and whether
-		// the divisor goes into it
-		r2 := hdlgen.Cat(rR, nR.Bit(nW-1)).Named(pre + "_shifted")
-		fits := r2.Ge(dR.ZExt(dW + 1)).Named(pre + "_fits")
-		rNext := hdlgen.Mux(fits, r2.Sub(dR.ZExt(dW+1)), r2).Keep(dW-1, 0)
-		var qNext hdlgen.Expr
-		if nW > 1 {
-			qNext = hdlgen.Cat(qR.Slice(nW-2, 0), fits)
-		} else {
-			qNext = fits
-		}
-		var nNext hdlgen.Expr = nR.Shl(1)
-		// the divisor from the register (From's range keeps it above Off
-		// and below 2^dW); the dividend Num + floor(d / 2)
-		fromV := from.reg.Expr
-		if fromV.Width() < dW {
-			fromV = fromV.ZExt(dW)
-		}
-		dIn := fromV.Sub(hdlgen.Const(fromV.Width(), q.Off))
-		if dIn.Width() > dW {
-			dIn = dIn.Keep(dW-1, 0)
-		}
-		half := dR.Expr
-		if dW > 1 {
-			half = dR.Shr(1)
-		} else {
-			half = hdlgen.Const(1, 0)
-		}
-		nIn := hdlgen.Const(nW, q.Num).Add(half.ZExt(nW))
-		m.Comb(pre, func(p *hdlgen.Process) {
-			p.Set(doneR, cnt.Expr.EqC(1))
-			p.If(start, func() {
-				p.Set(cnt, hdlgen.Const(cW, uint64(nW+2)))
-			}).ElseIf(cnt.Expr.Any(), func() {
-				p.Set(cnt, cnt.Sub(hdlgen.Const(cW, 1)))
-				p.If(cnt.Expr.EqC(uint64(nW+2)), func() {
-					p.Set(dR, dIn)
-				}).ElseIf(cnt.Expr.EqC(uint64(nW+1)), func() {
-					p.Set(nR, nIn)
-					p.Set(rR, hdlgen.Const(dW, 0))
-				}).Else(func() {
-					p.Set(nR, nNext)
-					p.Set(rR, rNext)
-					p.Set(qR, qNext)
-				})
-			})
-		})
-		// the quotient into the setting's range (no wider than 64 bits)
-		qv := qR.Expr
-		var val hdlgen.Expr
-		if hi < uint64(1)<<uint(min(nW, 63)) || nW > 63 {
-			val = hdlgen.Mux(qv.Gt(hdlgen.Const(nW, hi)), hdlgen.Const(nW, hi), qv)
-		} else {
-			val = qv
-		}
-		if lo > 0 {
-			val = hdlgen.Mux(qv.Lt(hdlgen.Const(nW, lo)), hdlgen.Const(nW, lo), val)
-		}
-		tw := to.reg.Width()
-		switch {
-		case val.Width() > tw:
-			val = val.Keep(tw-1, 0) // the clamp keeps it below 2^tw
-		case val.Width() < tw:
-			val = val.ZExt(tw)
-		}
-		out = append(out, derivation{
-			q: *q, to: to, start: start,
-			busy:  cnt.Expr.Any().Or(doneR).Named(pre + "_busy"),
-			done:  doneR.Expr,
-			value: val.Named(pre + "_value"),
-		})
+		out = append(out, divider(m, q, from, to, dW, nW, func() hdlgen.Expr { return wrAt(from.off).And(ok[from.name]) }))
 	}
 	return out, nil
+}
+
+// divider builds one derivation: a serial divider of nW quotient bits
+// and a dW-bit divisor, started by a taken write of q.From (start), its
+// quotient clamped into q.Setting's range.
+func divider(m *hdlgen.Module, q *Quotient, from, to setting, dW, nW int, startOf func() hdlgen.Expr) derivation {
+	lo, hi, _ := to.sig.ParamRange()
+	pre := "derive_" + strings.ToLower(q.Setting)
+	what := fmt.Sprintf("%s from %s", q.Setting, q.From)
+
+	// cnt counts the clocks left: nW+2 loads d, nW+1 the dividend,
+	// nW..1 the quotient's bits
+	cW := hdlgen.BitsFor(uint64(nW + 2))
+	cnt := m.Reg(pre+"_count", cW, "clocks left of the division of "+what, hdlgen.ResetTo(0))
+	doneR := m.Reg(pre+"_done", 1, "the quotient of "+what+" is complete: it is written in this cycle", hdlgen.ResetTo(0))
+	dR := m.Reg(pre+"_d", dW, what+": the divisor "+q.From+fmt.Sprintf(" - %d", q.Off), hdlgen.NoReset())
+	nR := m.Reg(pre+"_n", nW, what+": the dividend's bits not yet taken, at the top", hdlgen.NoReset())
+	rR := m.Reg(pre+"_r", dW, what+": the remainder (below the divisor)", hdlgen.NoReset())
+	qR := m.Reg(pre+"_q", nW, what+": the quotient's bits so far", hdlgen.NoReset())
+
+	start := startOf().Named(pre + "_start")
+	// the step: the remainder with the dividend's next bit, and whether
+	// the divisor goes into it
+	r2 := hdlgen.Cat(rR, nR.Bit(nW-1)).Named(pre + "_shifted")
+	fits := r2.Ge(dR.ZExt(dW + 1)).Named(pre + "_fits")
+	rNext := hdlgen.Mux(fits, r2.Sub(dR.ZExt(dW+1)), r2).Keep(dW-1, 0)
+	var qNext hdlgen.Expr
+	if nW > 1 {
+		qNext = hdlgen.Cat(qR.Slice(nW-2, 0), fits)
+	} else {
+		qNext = fits
+	}
+	var nNext hdlgen.Expr = nR.Shl(1)
+	// the divisor from the register (From's range keeps it above Off
+	// and below 2^dW); the dividend Num + floor(d / 2)
+	fromV := from.reg.Expr
+	if fromV.Width() < dW {
+		fromV = fromV.ZExt(dW)
+	}
+	dIn := fromV.Sub(hdlgen.Const(fromV.Width(), q.Off))
+	if dIn.Width() > dW {
+		dIn = dIn.Keep(dW-1, 0)
+	}
+	half := dR.Expr
+	if dW > 1 {
+		half = dR.Shr(1)
+	} else {
+		half = hdlgen.Const(1, 0)
+	}
+	nIn := hdlgen.Const(nW, q.Num).Add(half.ZExt(nW))
+	m.Comb(pre, func(p *hdlgen.Process) {
+		p.Set(doneR, cnt.Expr.EqC(1))
+		p.If(start, func() {
+			p.Set(cnt, hdlgen.Const(cW, uint64(nW+2)))
+		}).ElseIf(cnt.Expr.Any(), func() {
+			p.Set(cnt, cnt.Sub(hdlgen.Const(cW, 1)))
+			p.If(cnt.Expr.EqC(uint64(nW+2)), func() {
+				p.Set(dR, dIn)
+			}).ElseIf(cnt.Expr.EqC(uint64(nW+1)), func() {
+				p.Set(nR, nIn)
+				p.Set(rR, hdlgen.Const(dW, 0))
+			}).Else(func() {
+				p.Set(nR, nNext)
+				p.Set(rR, rNext)
+				p.Set(qR, qNext)
+			})
+		})
+	})
+	// the quotient into the setting's range (no wider than 64 bits)
+	qv := qR.Expr
+	var val hdlgen.Expr
+	if hi < uint64(1)<<uint(min(nW, 63)) || nW > 63 {
+		val = hdlgen.Mux(qv.Gt(hdlgen.Const(nW, hi)), hdlgen.Const(nW, hi), qv)
+	} else {
+		val = qv
+	}
+	if lo > 0 {
+		val = hdlgen.Mux(qv.Lt(hdlgen.Const(nW, lo)), hdlgen.Const(nW, lo), val)
+	}
+	tw := to.reg.Width()
+	switch {
+	case val.Width() > tw:
+		val = val.Keep(tw-1, 0) // the clamp keeps it below 2^tw
+	case val.Width() < tw:
+		val = val.ZExt(tw)
+	}
+	return derivation{
+		q: *q, to: to, start: start,
+		busy:  cnt.Expr.Any().Or(doneR).Named(pre + "_busy"),
+		done:  doneR.Expr,
+		value: val.Named(pre + "_value"),
+	}
 }
