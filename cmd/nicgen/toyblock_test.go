@@ -135,7 +135,9 @@ block "toy" {
 `
 
 func TestToyBlockEndToEnd(t *testing.T) {
-	t.Parallel()
+	// not parallel: the registry is global, and the parallel tests of
+	// this package read it (the default configuration lists every
+	// registered block); sequential tests end before they start
 	if err := blocks.Register(toyDescriptor()); err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,9 @@ func TestToyBlockEndToEnd(t *testing.T) {
 // A wrong golden model fails equiv, and the mismatch report names the
 // event kinds instead of printing them in hex.
 func TestToyBlockMismatchReport(t *testing.T) {
-	t.Parallel()
+	// not parallel: the registry is global, and the parallel tests of
+	// this package read it (the default configuration lists every
+	// registered block); sequential tests end before they start
 	d := toyDescriptor()
 	wrong := block.Define(block.Desc[toyParams]{
 		Name: "toy_wrong", Title: "toy with a golden model that never reports a wrap", Attrs: d.Attrs,
@@ -290,7 +294,9 @@ func TestToyBlockMismatchReport(t *testing.T) {
 // A registered block is in the embedded default build with no line in
 // default.hcl: the registration line is the only one outside its packages.
 func TestToyBlockInDefault(t *testing.T) {
-	t.Parallel()
+	// not parallel: the registry is global, and the parallel tests of
+	// this package read it (the default configuration lists every
+	// registered block); sequential tests end before they start
 	if err := blocks.Register(toyDescriptor()); err != nil {
 		t.Fatal(err)
 	}
