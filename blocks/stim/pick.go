@@ -57,13 +57,16 @@ type Conns struct {
 	hot      []uint32
 	last     uint32
 	haveLast bool
+	// the mix's chances as thresholds, converted once
+	pSame, pHot, pOut, pOpen Threshold
 }
 
 // NewConns chooses the active connections of a block with numConn
 // connections and connW-bit ids: both ends of the table and random ones,
 // in random order; the first HotConns of them are hot.
 func NewConns(mix ConnMix, r *Rand, numConn int, connW int) *Conns {
-	c := &Conns{mix: mix, r: r, numConn: uint64(numConn), connSpan: uint64(1) << connW}
+	c := &Conns{mix: mix, r: r, numConn: uint64(numConn), connSpan: uint64(1) << connW,
+		pSame: ThresholdOf(mix.PSame), pHot: ThresholdOf(mix.PHot), pOut: ThresholdOf(mix.POutOfRange), pOpen: ThresholdOf(mix.POpenNext)}
 	k := min(mix.ActiveConns, numConn)
 	seen := map[uint32]bool{}
 	add := func(id uint32) {
@@ -88,7 +91,7 @@ func NewConns(mix ConnMix, r *Rand, numConn int, connW int) *Conns {
 // OpenNext returns the next connection to open, if this event opens one:
 // the hot ones first, then the others interleaved with traffic.
 func (c *Conns) OpenNext() (uint32, bool) {
-	if c.opened < len(c.hot) || (c.opened < len(c.active) && c.r.Hit(ThresholdOf(c.mix.POpenNext))) {
+	if c.opened < len(c.hot) || (c.opened < len(c.active) && c.r.Hit(c.pOpen)) {
 		id := c.active[c.opened]
 		c.opened++
 		c.last, c.haveLast = id, true
@@ -101,18 +104,18 @@ func (c *Conns) OpenNext() (uint32, bool) {
 // previous one, often a hot one, otherwise any opened one; now and then an
 // id past the table instead.
 func (c *Conns) Pick() uint32 {
-	r, mix := c.r, c.mix
+	r := c.r
 	var id uint32
 	switch {
-	case c.haveLast && r.Hit(ThresholdOf(mix.PSame)):
+	case c.haveLast && r.Hit(c.pSame):
 		id = c.last
-	case r.Hit(ThresholdOf(mix.PHot)):
+	case r.Hit(c.pHot):
 		id = c.hot[r.Below(uint64(len(c.hot)))]
 	default:
 		id = c.active[r.Below(uint64(c.opened))]
 	}
 	c.last, c.haveLast = id, true
-	if c.connSpan > c.numConn && r.Hit(ThresholdOf(mix.POutOfRange)) {
+	if c.connSpan > c.numConn && r.Hit(c.pOut) {
 		switch r.Below(4) {
 		case 0:
 			id = uint32(c.numConn) // the first id past the table
