@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -161,11 +162,37 @@ func nestingError(filename string, src []byte) *Error {
 			depth--
 		case strings.IndexByte("-+*/%!<>=&|?:", c) >= 0:
 			if ops++; ops > MaxOps {
-				return &Error{Pos: Pos{File: filename, Line: line, Col: col}, Msg: fmt.Sprintf("an expression with more than %d operators: a configuration value is a number, a string or a short expression", MaxOps)}
+				msg := fmt.Sprintf("an expression with more than %d operators: a configuration value is a number, a string or a short expression", MaxOps)
+				if name := attrOfLine(src, line); name != "" {
+					msg = name + ": " + msg
+				}
+				return &Error{Pos: Pos{File: filename, Line: line, Col: col}, Msg: msg}
 			}
 		}
 	}
 	return nil
+}
+
+// attrLine is an attribute's first line: its name, then = (not ==).
+var attrLine = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=($|[^=])`)
+
+// attrOfLine is the name of the attribute that line (from 1) of src
+// starts, or "".
+func attrOfLine(src []byte, line int) string {
+	for i := 1; i < line; i++ {
+		k := bytes.IndexByte(src, '\n')
+		if k < 0 {
+			return ""
+		}
+		src = src[k+1:]
+	}
+	if k := bytes.IndexByte(src, '\n'); k >= 0 {
+		src = src[:k]
+	}
+	if m := attrLine.FindSubmatch(src); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // capped keeps the first MaxErrors problems and counts the others.
@@ -189,7 +216,7 @@ func unwrapPath(err error) error {
 // positions and headers. Every problem is reported, as Errors, with its
 // file:line:column; nothing in src can make Load panic.
 func Load(filename string, src []byte, opts ...Option) (*Resolved, error) {
-	l := &loader{file: filename}
+	l := &loader{file: filename, src: src}
 	for _, o := range opts {
 		o(l)
 	}
@@ -300,6 +327,7 @@ func (r *Resolved) Section(typ, label string) (Section, bool) {
 // loader holds the state of one Load.
 type loader struct {
 	file  string
+	src   []byte
 	errs  Errors // syntax, names, types and ranges
 	cross Errors // relations between values; reported only when errs is empty
 	check func(block string, cfg blocks.Config) error
@@ -326,6 +354,11 @@ func (l *loader) diag(d *hcl.Diagnostic) {
 	}
 	// HCL writes positions as file:line,col-col; ours are file:line:col
 	msg = hclPos.ReplaceAllString(msg, "$1:$2:$3")
+	// HCL's words name its own terms (an expression, a function); the
+	// user's is the attribute of the line
+	if name := attrOfLine(l.src, pos.Line); name != "" && !strings.HasPrefix(msg, name) {
+		msg = name + ": " + msg
+	}
 	l.errs = append(l.errs, &Error{Pos: pos, Msg: msg})
 }
 

@@ -166,6 +166,10 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 	g.FBS.MaxWin = s.Number("fs_max_cwnd", 50, "S3 Table 3.1 (100 in the datacenter runs)")
 	g.FracW = int(s.Whole("frac_width", 16, block.Default, "an AI of 0.03125 packets per RTT over 1000 packets is 2 units"))
 	g.IntW = int(s.Whole("int_width", 10, block.Default, "windows up to 1023 packets"))
+	if g.FracW%2 != 0 {
+		s.Errorf("frac_width", "frac_width = %d is odd: swift's window needs an even fraction width (1/sqrt of 2^-frac_width is a shift)", g.FracW)
+		return def
+	}
 	fx := func(v float64) uint64 { return gsnyder.FixedOfFloat(v, g.FracW) }
 	beta := s.Number("beta", 0.8, "S3 Table 3.1")
 	maxMDF := s.Number("max_mdf", 0.5, "S3 Table 3.1")

@@ -62,7 +62,7 @@ func TestOptionsAndState(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ src, want string }{
-		{"block \"swift\" {\n  frac_width = 15\n}\n", "s.hcl:12:16: swift: window of 15 fraction"},
+		{"block \"swift\" {\n  frac_width = 15\n}\n", "s.hcl:12:16: frac_width = 15 is odd"},
 		{"block \"swift\" {\n  min_cwnd = 0.000001\n}\n", "s.hcl:12:14: min_cwnd rounds to 0"},
 		{"block \"hpcc\" {\n  eta = 0.000001\n}\n", "s.hcl:12:9: eta = 1e-06 is out of range"},
 		{"block \"hpcc\" {\n  lfsr_seed = 0\n}\n", "s.hcl:12:15: lfsr_seed = 0 is out of range"},

@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +26,35 @@ func runCLIsafe(t *testing.T, args ...string) (out string, err error) {
 		}
 	}()
 	return runCLI(t, args...)
+}
+
+// namedAt is what the line an error points at defines (file:line:col at
+// the start of msg): an attribute's name, or a block's type and label;
+// nothing for an error at 1:1, which is about the file (a section that is
+// missing).
+func namedAt(file, msg string) []string {
+	m := regexp.MustCompile(`^[^:]+:(\d+):(\d+): `).FindStringSubmatch(msg)
+	src, err := os.ReadFile(file)
+	if m == nil || err != nil || m[1]+":"+m[2] == "1:1" {
+		return nil
+	}
+	n, _ := strconv.Atoi(m[1])
+	lines := strings.Split(string(src), "\n")
+	if n < 1 || n > len(lines) {
+		return nil
+	}
+	if a := regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=`).FindStringSubmatch(lines[n-1]); a != nil {
+		return a[1:2]
+	}
+	if b := regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:"([^"]*)")?\s*\{`).FindStringSubmatch(lines[n-1]); b != nil {
+		return b[1:3]
+	}
+	return nil
+}
+
+// mentions reports whether msg has name as a word of its own.
+func mentions(msg, name string) bool {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`).MatchString(msg)
 }
 
 // Every malformed configuration of the corpus is an error with its
@@ -50,6 +82,11 @@ func TestBadConfigurations(t *testing.T) {
 			checkGolden(t, strings.TrimSuffix(f, ".hcl")+".golden", msg)
 			if !strings.HasPrefix(err.Error(), f+":") {
 				t.Errorf("error does not start with the file:line:column: %q", err.Error())
+			}
+			// computed apart from the golden file: the message names what
+			// its line defines (the field, or the section)
+			if names := namedAt(f, err.Error()); len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return n != "" && mentions(firstLine(err.Error()), n) }) {
+				t.Errorf("the error points at the line of %v but does not name it: %q", names, firstLine(err.Error()))
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 				t.Errorf("files written for a bad configuration: %v", entries)
