@@ -428,18 +428,6 @@ func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) hea
 		c.roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
 		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum)
 	}
-	var fitsGrown hdlgen.Expr
-	if g.Sum != "" && g.Fold != nil {
-		// the arrival folds into one slot at most, its connection's
-		// youngest (a hit with no successor): that slot's room, picked by
-		// registers alone, against the head and the arrival is one carry
-		// chain, not one per slot
-		rooms := make([]hdlgen.Expr, len(u.slots))
-		for i, x := range u.slots {
-			rooms[i] = hdlgen.Mux(a.hit.Bit(i).And(x.succ.Not()), x.room.Expr, hdlgen.Const(c.rw, 0))
-		}
-		fitsGrown = fitsRoom(c.rw, orTree(rooms).Named("arr_slot_room"), hSum, aSum).Named("head_fits_grown")
-	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
 	capGrown := hdlgen.Const(g.CountW, (uint64(1)<<uint(g.CountW)-1)-1)
@@ -467,17 +455,17 @@ func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) hea
 		selGrown := head.And(u.fold[i]).And(ruleGrown)
 		selPend := head.And(u.fold[i].Not()).And(rulePend)
 		selArr := u.spec[i].And(ruleArr)
-		fitsPend, fitsGrownI := hdlgen.True(), hdlgen.True()
+		fitsGrown, fitsPend := hdlgen.True(), hdlgen.True()
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
 			c.merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
+			fitsGrown = fitsRoom(c.rw, x.room.Expr, hSum, aSum)
 			fitsPend = fitsRoom(c.rw, x.room.Expr, hSum)
-			fitsGrownI = fitsGrown // selGrown: the arrival folds into this slot
 		}
 		// (a slot that stays free has no hit: its fold check means nothing)
 		c.foldOK[i] = selPend.Named(fmt.Sprintf("slot%d_keeps_folds", i)).And(fitsPend).
 			Or(selArr.Named(fmt.Sprintf("slot%d_loads_folds", i)).And(fitsArr)).
-			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrownI))
+			Or(selGrown.Named(fmt.Sprintf("slot%d_grows_folds", i)).And(fitsGrown))
 	}
 	return c
 }
