@@ -770,19 +770,21 @@ func (sh *shell) stagesNext(p *hdlgen.Process) {
 func (sh *shell) resultBufferNext(p *hdlgen.Process) {
 	s, W, conn, b := sh.s, sh.W, sh.conn, &sh.buf
 	hd, push, pop := b.hd, sh.push, sh.pop
+	// the last stage's result into an entry (or the head)
+	write := func(e entry) {
+		p.Set(e.conn, conn[W-1])
+		p.Set(e.kind, sh.resKind)
+		for _, f := range sh.resultFields {
+			p.Set(e.fields[f.Name], sh.resVals[f.Name])
+		}
+		p.Set(e.err, sh.wErr)
+		if s.Table {
+			p.Set(e.op, b.resOp)
+		}
+	}
 	p.If(push, func() {
 		for i, e := range b.ents {
-			p.If(b.wrPtr.EqC(uint64(i)), func() {
-				p.Set(e.conn, conn[W-1])
-				p.Set(e.kind, sh.resKind)
-				for _, f := range sh.resultFields {
-					p.Set(e.fields[f.Name], sh.resVals[f.Name])
-				}
-				p.Set(e.err, sh.wErr)
-				if s.Table {
-					p.Set(e.op, b.resOp)
-				}
-			})
+			p.If(b.wrPtr.EqC(uint64(i)), func() { write(e) })
 		}
 		p.Set(b.wrPtr, b.inc(b.wrPtr))
 	})
@@ -792,14 +794,8 @@ func (sh *shell) resultBufferNext(p *hdlgen.Process) {
 	// entry out_rd_ptr_plus1 when the head is taken, out_rd_ptr when
 	// not), so that pop is the last select before the head registers
 	writeHead := func() {
-		p.Set(hd.conn, conn[W-1])
-		p.Set(hd.kind, sh.resKind)
-		for _, f := range sh.resultFields {
-			p.Set(hd.fields[f.Name], sh.resVals[f.Name])
-		}
-		p.Set(hd.err, sh.wErr)
+		write(hd)
 		if s.Table {
-			p.Set(hd.op, b.resOp)
 			p.Set(b.hdIsOp, b.resOp.Any())
 		}
 	}
