@@ -19,7 +19,7 @@ func BenchmarkProducer(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			pm := newPortMap(bench.Design)
+			pm := NewPortMap(bench.Design)
 			in := make([]uint64, len(pm.in))
 			out := make([]uint64, len(pm.out))
 			prev := make([]uint64, len(pm.out))
@@ -115,7 +115,7 @@ func TestProducerDoesNotAllocate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pm := newPortMap(bench.Design)
+		pm := NewPortMap(bench.Design)
 		in := make([]uint64, len(pm.in))
 		out := make([]uint64, len(pm.out))
 		prev := make([]uint64, len(pm.out))

@@ -40,13 +40,13 @@ func TestCollectiveRTLInTheLoop(t *testing.T) {
 	}
 	tg := time.Since(start)
 	im, err := threecpo.IRLTokens(ip)
-	iModel, ihd := build(t, im, err)
+	iModel, ihd := Build(t, im, err)
 	irl, err := NewRTLIRL(Built{iModel, ihd}, ip)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wm, err := threecpo.WMCtrl(wp)
-	wModel, whd := build(t, wm, err)
+	wModel, whd := Build(t, wm, err)
 	wmc, err := NewRTLWM(Built{wModel, whd})
 	if err != nil {
 		t.Fatal(err)

@@ -95,15 +95,15 @@ func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, profile st
 		return nil, err
 	}
 	evNames, outNames := m0.Fields()
-	pm := newPortMap(hd)
+	pm := NewPortMap(hd)
 	ref := &cycleRef{p: gp, inIdx: make([]int, len(evNames)), outIdx: make([]int, len(outNames)),
 		sReady: gp.sReady, mValid: gp.mValid, in: make([]uint64, len(evNames)), out: make([]uint64, len(outNames))}
 	for i, n := range evNames {
-		ref.inIdx[i] = pm.inIdx("s_event_" + n)
+		ref.inIdx[i] = pm.In("s_event_" + n)
 	}
 	covered := map[string]bool{"s_event_ready": true, "m_result_valid": true}
 	for k, n := range outNames {
-		ref.outIdx[k] = pm.outIdx(n)
+		ref.outIdx[k] = pm.Out(n)
 		if ref.outIdx[k] < 0 {
 			return nil, fmt.Errorf("blockeq: block %s: the cycle model gives output %q, which the design does not have", b.Name, n)
 		}
@@ -135,7 +135,7 @@ func cycleBench(cfg blocks.Config, b blocks.Block, hd harness.Design, profile st
 		var gOut []string
 		gIn, gOut = g.Fields()
 		names := slices.Clone(gOut)
-		if !slices.Contains(names, connpipe.MembersField) && pm.outIdx("m_result_"+connpipe.MembersField) >= 0 {
+		if !slices.Contains(names, connpipe.MembersField) && pm.Out("m_result_"+connpipe.MembersField) >= 0 {
 			names = append(names, connpipe.MembersField)
 		}
 		for _, n := range names {

@@ -27,15 +27,17 @@ func DesignOf(d *hdlgen.Design) harness.Design {
 	return hd
 }
 
-// portMap gives the position of each port in the harness's input and output
-// vectors (Design.Ports order, split by direction).
-type portMap struct {
+// PortMap gives the position of each port in the harness's input and output
+// vectors (Design.Ports order, split by direction): what a block's own
+// bench uses to read and drive its ports by name.
+type PortMap struct {
 	in, out map[string]int
 	width   map[string]int
 }
 
-func newPortMap(d harness.Design) portMap {
-	pm := portMap{in: map[string]int{}, out: map[string]int{}, width: map[string]int{}}
+// NewPortMap maps the ports of d.
+func NewPortMap(d harness.Design) PortMap {
+	pm := PortMap{in: map[string]int{}, out: map[string]int{}, width: map[string]int{}}
 	for _, p := range d.Ports {
 		pm.width[p.Name] = p.Width
 		if p.Dir == harness.In {
@@ -47,25 +49,27 @@ func newPortMap(d harness.Design) portMap {
 	return pm
 }
 
-// inIdx and outIdx return the position of a port, or -1 if the design does
+// In and Out return the position of a port, or -1 if the design does
 // not have it (an optional field such as s_event_now).
-func (pm portMap) inIdx(name string) int {
+func (pm PortMap) In(name string) int {
 	if i, ok := pm.in[name]; ok {
 		return i
 	}
 	return -1
 }
 
-func (pm portMap) outIdx(name string) int {
+// Out is In for an output port.
+func (pm PortMap) Out(name string) int {
 	if i, ok := pm.out[name]; ok {
 		return i
 	}
 	return -1
 }
 
-func (pm portMap) must(names ...string) error {
+// Must reports the first of names that is neither an input nor an output.
+func (pm PortMap) Must(names ...string) error {
 	for _, n := range names {
-		if pm.inIdx(n) < 0 && pm.outIdx(n) < 0 {
+		if pm.In(n) < 0 && pm.Out(n) < 0 {
 			return fmt.Errorf("blockeq: design has no port %s", n)
 		}
 	}

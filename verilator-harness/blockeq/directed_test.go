@@ -72,7 +72,7 @@ func TestRepsDirected(t *testing.T) {
 	t.Parallel()
 	p := stressParams()
 	m, err := reps.Paper(p)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	for name, events := range repsScenarios() {
 		for _, pReady := range []float64{1, 0.5} {
 			// with gaps between events too, so that stage 1 and the

@@ -47,7 +47,7 @@ func TestIPDEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "ecn_ipd/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "ecn_ipd/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,6 +83,6 @@ func TestIPDMutantsFail(t *testing.T) {
 			return orig.Add(hdlgen.Const(orig.Width(), 1))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "ecn_ipd", tc.mut, 5, 2_000_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "ecn_ipd", tc.mut, 5, 2_000_000) })
 	}
 }

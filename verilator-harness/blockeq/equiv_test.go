@@ -3,56 +3,13 @@ package blockeq
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks/reps"
-	"github.com/nicgen/nicgen/blocks/stim"
-	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
-
-var cycles = flag.Int64("cycles", 5_000_000, "cycles per equivalence run")
-
-func build(t testing.TB, m *hdlgen.Module, err error) (*harness.Model, harness.Design) {
-	t.Helper()
-	return buildWith(t, m, err, harness.BuildOptions{})
-}
-
-// buildWith is build with build options (a parameter overridden).
-func buildWith(t testing.TB, m *hdlgen.Module, err error, opts harness.BuildOptions) (*harness.Model, harness.Design) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := hdlgen.Elaborate(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hd := DesignOf(d)
-	model, err := harness.Build(context.Background(), hd, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { model.Close() })
-	return model, hd
-}
-
-func run(t *testing.T, model *harness.Model, ref harness.Reference, stim func() harness.Stimulus, label string, cov stim.Coverage) {
-	t.Helper()
-	rep, err := harness.Run(context.Background(), model, ref, stim, harness.RunOptions{
-		Cycles: *cycles, Label: label, WaveDir: t.TempDir(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%v\ncoverage:\n%s", rep, FormatCounts(cov.Counts()))
-	if miss := cov.Missing(); len(miss) > 0 {
-		t.Errorf("%s never reached: %v", label, miss)
-	}
-}
 
 // stressParams shrink the REPS configuration so that every behaviour is
 // reached often: few entries and connections, short exploration and
@@ -80,7 +37,7 @@ func TestRepsEquivalence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := reps.Paper(tc.params)
-			model, hd := build(t, m, err)
+			model, hd := Build(t, m, err)
 			cov := reps.NewCoverage(true)
 			ref, err := RepsReference(hd, tc.params.Golden(), cov)
 			if err != nil {
@@ -88,7 +45,7 @@ func TestRepsEquivalence(t *testing.T) {
 			}
 			prof := DefaultProfile(tc.params.NumConn, tc.params.TimeW, tc.stepMax)
 			seed := uint64(1)
-			run(t, model, ref, NewEventStimulus(hd, prof, seed), fmt.Sprintf("reps/%s seed %d", tc.name, seed), cov)
+			Run(t, model, ref, NewEventStimulus(hd, prof, seed), fmt.Sprintf("reps/%s seed %d", tc.name, seed), cov)
 		})
 	}
 }
@@ -106,7 +63,7 @@ func TestRepsConfEquivalence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := reps.Conf(tc.params)
-			model, hd := build(t, m, err)
+			model, hd := Build(t, m, err)
 			cov := reps.NewCoverage(false)
 			ref, err := RepsConfReference(hd, tc.params.Golden(), cov)
 			if err != nil {
@@ -114,7 +71,7 @@ func TestRepsConfEquivalence(t *testing.T) {
 			}
 			prof := DefaultProfile(tc.params.NumConn, 32, 0)
 			seed := uint64(2)
-			run(t, model, ref, NewEventStimulus(hd, prof, seed), fmt.Sprintf("reps_conf/%s seed %d", tc.name, seed), cov)
+			Run(t, model, ref, NewEventStimulus(hd, prof, seed), fmt.Sprintf("reps_conf/%s seed %d", tc.name, seed), cov)
 		})
 	}
 }
@@ -127,7 +84,7 @@ func TestEquivalenceCanFail(t *testing.T) {
 	rtl := stressParams()
 	rtl.ClearOnFreezeExit = true
 	m, err := reps.Paper(rtl)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	ref, err := RepsReference(hd, stressParams().Golden(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -71,19 +71,19 @@ type genericPorts struct {
 }
 
 func newGenericPorts(d harness.Design) (genericPorts, error) {
-	pm := newPortMap(d)
-	g := genericPorts{sValid: pm.inIdx("s_event_valid"), mReady: pm.inIdx("m_result_ready"),
-		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), widths: map[string]int{}}
+	pm := NewPortMap(d)
+	g := genericPorts{sValid: pm.In("s_event_valid"), mReady: pm.In("m_result_ready"),
+		sReady: pm.Out("s_event_ready"), mValid: pm.Out("m_result_valid"), widths: map[string]int{}}
 	if g.sValid < 0 || g.mReady < 0 || g.sReady < 0 || g.mValid < 0 {
 		return g, fmt.Errorf("blockeq: %s has no event/result stream handshake (s_event_valid/ready, m_result_valid/ready)", d.Top)
 	}
 	for _, p := range d.Ports {
 		if name, ok := strings.CutPrefix(p.Name, "s_event_"); ok && p.Dir == harness.In && name != "valid" {
-			g.inFields, g.inIdx = append(g.inFields, name), append(g.inIdx, pm.inIdx(p.Name))
+			g.inFields, g.inIdx = append(g.inFields, name), append(g.inIdx, pm.In(p.Name))
 			g.widths[name] = p.Width
 		}
 		if name, ok := strings.CutPrefix(p.Name, "m_result_"); ok && p.Dir == harness.Out && name != "valid" {
-			g.outFields, g.outIdx = append(g.outFields, name), append(g.outIdx, pm.outIdx(p.Name))
+			g.outFields, g.outIdx = append(g.outFields, name), append(g.outIdx, pm.Out(p.Name))
 		}
 	}
 	if _, ok := g.widths["conn"]; !ok {

@@ -27,17 +27,17 @@ func NewRTLStepper(m *harness.Model, d harness.Design, in, out []string) (*RTLSt
 	if err != nil {
 		return nil, err
 	}
-	pm := newPortMap(d)
+	pm := NewPortMap(d)
 	s := &RTLStepper{m: m, p: p, in: make([]uint64, len(m.Inputs())), out: make([]uint64, len(m.Outputs()))}
 	for _, f := range in {
-		i := pm.inIdx("s_event_" + f)
+		i := pm.In("s_event_" + f)
 		if i < 0 {
 			return nil, fmt.Errorf("blockeq: %s has no input s_event_%s", d.Top, f)
 		}
 		s.inAt = append(s.inAt, i)
 	}
 	for _, f := range out {
-		i := pm.outIdx("m_result_" + f)
+		i := pm.Out("m_result_" + f)
 		if i < 0 {
 			return nil, fmt.Errorf("blockeq: %s has no output m_result_%s", d.Top, f)
 		}

@@ -84,6 +84,6 @@ func TestHotspotRTLInTheLoop(t *testing.T) {
 }
 
 func builtOf(t *testing.T, m *hdlgen.Module, err error) (Built, error) {
-	model, d := build(t, m, err)
+	model, d := Build(t, m, err)
 	return Built{model, d}, nil
 }

@@ -76,7 +76,7 @@ func TestHPCCEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			// the adversarial profiles a fifth of the mixed runs' cycles
-			cyc := *cycles
+			cyc := Cycles()
 			if tc.profile != "mixed" {
 				cyc /= 5
 			}
@@ -85,7 +85,7 @@ func TestHPCCEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%v\ncoverage:\n%s", rep, b.Coverage)
-			if miss := missingExcept(b.Coverage, tc.skip); tc.cover && len(miss) > 0 {
+			if miss := MissingExcept(b.Coverage, tc.skip); tc.cover && len(miss) > 0 {
 				t.Errorf("never reached: %v", miss)
 			}
 		})
@@ -118,7 +118,7 @@ func TestHPCCMutantsFail(t *testing.T) {
 			return orig.And(orig.Not())
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 500_000) })
 	}
 }
 
@@ -138,7 +138,7 @@ func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
 	got, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), func(g gsnyder.HPCCFxParams) (gsnyder.HPCCFxStepper, error) {
 		p := hpccWithDepth(snyder.HPCCParams{HPCCFxParams: g})
 		m, err := snyder.HPCC(p)
-		model, hd := build(t, m, err)
+		model, hd := Build(t, m, err)
 		return NewRTLHPCC(Built{model, hd})
 	})
 	if err != nil {

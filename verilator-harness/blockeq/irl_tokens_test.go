@@ -57,7 +57,7 @@ func TestIRLTokensEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cyc := *cycles
+			cyc := Cycles()
 			if tc.profile != "mixed" || tc.name == "max-cost-1" {
 				cyc /= 5
 			}
@@ -100,7 +100,7 @@ func TestIRLTokensMutantsFail(t *testing.T) {
 			return get("set_wm_req").Or(orig.And(hdlgen.Const(orig.Width(), 1)))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "irl_tokens", tc.mut, 41, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "irl_tokens", tc.mut, 41, 500_000) })
 	}
 }
 
@@ -118,7 +118,7 @@ func TestIRLTokensFigures(t *testing.T) {
 	p.IRLParams = gthreecpo.IRLParams{WMMax: 10, RandBits: 8, Cap: 1, MaxCost: 20, Seed: 1}
 	p.Depth = connpipe.MustDepth(threecpo.NeededIRLDepth(p))
 	m, err := threecpo.IRLTokens(p)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	rtl, err := NewRTLStepper(model, hd, threecpo.IRLEventFields, threecpo.IRLResultFields)
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func TestLRUArbEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles / tc.div, Label: "lru_arb/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles() / tc.div, Label: "lru_arb/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestLRUArbMutantsFail(t *testing.T) {
 			return hdlgen.Mux(get("eligible").Any(), p, orig)
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, tc.cfg, "lru_arb", tc.mut, 23, 200_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, tc.cfg, "lru_arb", tc.mut, 23, 200_000) })
 	}
 }
 
@@ -105,7 +105,7 @@ func TestLRUArbStarvation(t *testing.T) {
 	for _, pol := range []gthreecpo.ArbPolicy{gthreecpo.ArbRoundRobin, gthreecpo.ArbLRU} {
 		p := arbAt(3, pol, 2)
 		m, err := threecpo.LRUArb(p)
-		model, hd := build(t, m, err)
+		model, hd := Build(t, m, err)
 		rtl, err := NewRTLStepper(model, hd, threecpo.ArbEventFields, threecpo.ArbResultFields)
 		if err != nil {
 			t.Fatal(err)

@@ -43,7 +43,7 @@ func TestMCastMatchEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "mcast_match/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "mcast_match/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestMCastMatchMutantsFail(t *testing.T) {
 			return orig.Xor(hdlgen.Const(orig.Width(), 64))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "mcast_match", tc.mut, 31, 300_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "mcast_match", tc.mut, 31, 300_000) })
 	}
 }
 
@@ -96,7 +96,7 @@ func TestMCastMatchNICLoop(t *testing.T) {
 	p.NumConn, p.ConnW = 2, 1
 	p.Depth = connpipe.MustDepth(threecpo.NeededMatchDepth(p))
 	m, err := threecpo.MCastMatch(p)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	rtl, err := NewRTLStepper(model, hd, threecpo.MatchEventFields, threecpo.MatchResultFields)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestHostEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cyc := *cycles
+			cyc := Cycles()
 			if tc.profile != "mixed" {
 				cyc /= 5
 			}
@@ -87,6 +87,6 @@ func TestHostMutantsFail(t *testing.T) {
 			return orig.Not().And(w.Ne(hdlgen.Const(w.Width(), 1)))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "onerc_host", tc.mut, 31, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "onerc_host", tc.mut, 31, 500_000) })
 	}
 }

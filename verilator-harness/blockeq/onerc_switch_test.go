@@ -44,7 +44,7 @@ func TestSwitchEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			// the adversarial profiles a fifth of the mixed runs' cycles
-			cyc := *cycles
+			cyc := Cycles()
 			if tc.profile != "mixed" {
 				cyc /= 5
 			}
@@ -80,7 +80,7 @@ func TestSwitchMutantsFail(t *testing.T) {
 			return get("cur_win").Trunc(orig.Width())
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "onerc_switch", tc.mut, 19, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "onerc_switch", tc.mut, 19, 1_000_000) })
 	}
 }
 
@@ -104,19 +104,19 @@ func TestNewFlowRTLInTheLoop(t *testing.T) {
 	for _, w := range []uint64{1, 2} {
 		// fresh hardware for each run (the Verilator builds are cached)
 		lm, err := onerc.SPERCLink(lp)
-		lModel, lhd := build(t, lm, err)
+		lModel, lhd := Build(t, lm, err)
 		link, err := NewRTLSPERC(Built{lModel, lhd}, lp.Hops)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pm, err := onerc.Switch(pp)
-		pModel, phd := build(t, pm, err)
+		pModel, phd := Build(t, pm, err)
 		port, err := NewRTLSwitch(Built{pModel, phd})
 		if err != nil {
 			t.Fatal(err)
 		}
 		hm, err := onerc.Host(hp)
-		hModel, hhd := build(t, hm, err)
+		hModel, hhd := Build(t, hm, err)
 		host, err := NewRTLHost(Built{hModel, hhd})
 		if err != nil {
 			t.Fatal(err)

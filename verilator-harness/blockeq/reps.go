@@ -13,14 +13,14 @@ type streamPorts struct {
 	sReady, mValid, mConn, mKind, mEV, mExpl, mFrozen, mErr int
 }
 
-func newStreamPorts(pm portMap) streamPorts {
+func newStreamPorts(pm PortMap) streamPorts {
 	return streamPorts{
-		sValid: pm.inIdx("s_event_valid"), sConn: pm.inIdx("s_event_conn"), sKind: pm.inIdx("s_event_kind"),
-		sECN: pm.inIdx("s_event_ecn"), sEV: pm.inIdx("s_event_ev"), sNow: pm.inIdx("s_event_now"),
-		mReady: pm.inIdx("m_result_ready"),
-		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
-		mKind: pm.outIdx("m_result_kind"), mEV: pm.outIdx("m_result_ev"), mExpl: pm.outIdx("m_result_explored"),
-		mFrozen: pm.outIdx("m_result_frozen"), mErr: pm.outIdx("m_result_error"),
+		sValid: pm.In("s_event_valid"), sConn: pm.In("s_event_conn"), sKind: pm.In("s_event_kind"),
+		sECN: pm.In("s_event_ecn"), sEV: pm.In("s_event_ev"), sNow: pm.In("s_event_now"),
+		mReady: pm.In("m_result_ready"),
+		sReady: pm.Out("s_event_ready"), mValid: pm.Out("m_result_valid"), mConn: pm.Out("m_result_conn"),
+		mKind: pm.Out("m_result_kind"), mEV: pm.Out("m_result_ev"), mExpl: pm.Out("m_result_explored"),
+		mFrozen: pm.Out("m_result_frozen"), mErr: pm.Out("m_result_error"),
 	}
 }
 
@@ -73,8 +73,8 @@ func (r *repsRef) Cycle(in, out []uint64) {
 
 // RepsReference wraps the golden `reps` model (S4) for the harness.
 func RepsReference(d harness.Design, p goldenreps.Params, cov stim.Coverage) (harness.Reference, error) {
-	pm := newPortMap(d)
-	if err := pm.must("s_event_now", "m_result_frozen"); err != nil {
+	pm := NewPortMap(d)
+	if err := pm.Must("s_event_now", "m_result_frozen"); err != nil {
 		return nil, err
 	}
 	if _, err := goldenreps.NewModel(p); err != nil {
@@ -89,8 +89,8 @@ func RepsReference(d harness.Design, p goldenreps.Params, cov stim.Coverage) (ha
 
 // RepsConfReference wraps the golden `reps_conf` model (S0 Alg. 4).
 func RepsConfReference(d harness.Design, p goldenreps.ConfParams, cov stim.Coverage) (harness.Reference, error) {
-	pm := newPortMap(d)
-	if err := pm.must("s_event_ev", "m_result_explored"); err != nil {
+	pm := NewPortMap(d)
+	if err := pm.Must("s_event_ev", "m_result_explored"); err != nil {
 		return nil, err
 	}
 	if _, err := goldenreps.NewConfModel(p); err != nil {

@@ -18,7 +18,7 @@ func TestIncastRTLInTheLoop(t *testing.T) {
 		t.Run(v.String(), func(t *testing.T) {
 			p := bsmartt.DefaultParams(v)
 			m, err := bsmartt.Block(p)
-			model, hd := build(t, m, err)
+			model, hd := Build(t, m, err)
 			gp := p.Golden()
 			cfg := netsim.ConfigFor(gp)
 			cfg.MessageBytes = 1 << 20

@@ -28,7 +28,7 @@ type scriptStim struct {
 // NewScriptStimulus returns a factory replaying events; after the last one
 // the source stays idle.
 func NewScriptStimulus(d harness.Design, events []ScriptEvent, pReady float64, seed uint64) func() harness.Stimulus {
-	sp := newStreamPorts(newPortMap(d))
+	sp := newStreamPorts(NewPortMap(d))
 	return func() harness.Stimulus {
 		return &scriptStim{p: sp, events: events, r: newRNG(seed), ready: thresholdOf(pReady), i: -1}
 	}

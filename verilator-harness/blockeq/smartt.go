@@ -67,8 +67,8 @@ type Tuned struct {
 // settings changed, in order, as the RTL's parameters are overridden at
 // instantiation (Verilator -G).
 func SmarttReferenceTuned(d harness.Design, p bsmartt.Params, cov stim.Coverage, tune []Tuned) (harness.Reference, error) {
-	pm := newPortMap(d)
-	if err := pm.must("s_event_rtt", "m_result_cwnd"); err != nil {
+	pm := NewPortMap(d)
+	if err := pm.Must("s_event_rtt", "m_result_cwnd"); err != nil {
 		return nil, err
 	}
 	gp := p.Golden()

@@ -56,7 +56,7 @@ func TestLineRateProfiles(t *testing.T) {
 		p    bsmartt.Params
 	}{{"nscc-merge", mergingParams(bsmartt.NSCC, 8, true)}, {"smartt-slots", mergingParams(bsmartt.Conf, 4, false)}} {
 		m, err := bsmartt.Block(v.p)
-		model, hd := build(t, m, err)
+		model, hd := Build(t, m, err)
 		profs := LineRateProfiles()
 		if !v.p.MergeAcks {
 			profs = append(profs, "mixed")
@@ -89,7 +89,7 @@ func TestSmarttEquivalence(t *testing.T) {
 	for _, v := range smarttVariants() {
 		t.Run(v.name, func(t *testing.T) {
 			m, err := bsmartt.Block(v.p)
-			model, hd := build(t, m, err)
+			model, hd := Build(t, m, err)
 			cov := bsmartt.NewCoverage(v.p)
 			ref, err := SmarttReference(hd, v.p, cov)
 			if err != nil {
@@ -98,7 +98,7 @@ func TestSmarttEquivalence(t *testing.T) {
 			prof := DefaultSmarttProfile(v.p.NumConn, uint64(v.p.Net.MTU), uint64(v.p.Net.BrttNs))
 			seed := uint64(4)
 			rep, err := harness.Run(context.Background(), model, ref, NewSmarttStimulus(hd, prof, seed), harness.RunOptions{
-				Cycles: *cycles, Label: fmt.Sprintf("%s seed %d", v.name, seed), WaveDir: t.TempDir(),
+				Cycles: Cycles(), Label: fmt.Sprintf("%s seed %d", v.name, seed), WaveDir: t.TempDir(),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +118,7 @@ func TestSmarttEquivalenceCanFail(t *testing.T) {
 	rtl := bsmartt.DefaultParams(bsmartt.NSCC)
 	rtl.TrimsCountAsAcked = true
 	m, err := bsmartt.Block(rtl)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	ref, err := SmarttReference(hd, bsmartt.DefaultParams(bsmartt.NSCC), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestBareParams(t *testing.T) {
 					t.Fatalf("%s has no parameter %s", v.name, st.Name)
 				}
 			}
-			model, hd := buildWith(t, m, nil, opts)
+			model, hd := Build(t, m, nil, opts)
 			cov := bsmartt.NewCoverage(v.p) // smartt and nscc-noadjust-delayqa: no merging shell
 			ref, err := SmarttReferenceTuned(hd, v.p, cov, tune)
 			if err != nil {
@@ -190,7 +190,7 @@ func TestMergeEquivalenceCanFail(t *testing.T) {
 	t.Parallel()
 	rtl := mergingParams(bsmartt.NSCC, 8, true)
 	m, err := bsmartt.Block(rtl)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	noMerge, noNacks := rtl, rtl
 	noMerge.MergeAcks, noMerge.MergeNacks = false, false
 	noNacks.MergeNacks = false

@@ -12,15 +12,15 @@ type smarttPorts struct {
 	mMembers                                                        int // -1: the plain shell
 }
 
-func newSmarttPorts(pm portMap) smarttPorts {
+func newSmarttPorts(pm PortMap) smarttPorts {
 	return smarttPorts{
-		sValid: pm.inIdx("s_event_valid"), sConn: pm.inIdx("s_event_conn"), sKind: pm.inIdx("s_event_kind"),
-		sSize: pm.inIdx("s_event_size"), sECN: pm.inIdx("s_event_ecn"), sRTT: pm.inIdx("s_event_rtt"),
-		sUnacked: pm.inIdx("s_event_unacked"), sNow: pm.inIdx("s_event_now"), mReady: pm.inIdx("m_result_ready"),
-		sReady: pm.outIdx("s_event_ready"), mValid: pm.outIdx("m_result_valid"), mConn: pm.outIdx("m_result_conn"),
-		mKind: pm.outIdx("m_result_kind"), mCwnd: pm.outIdx("m_result_cwnd"), mCase: pm.outIdx("m_result_case"),
-		mQA: pm.outIdx("m_result_qa"), mFast: pm.outIdx("m_result_fast"), mErr: pm.outIdx("m_result_error"),
-		mMembers: pm.outIdx("m_result_members"),
+		sValid: pm.In("s_event_valid"), sConn: pm.In("s_event_conn"), sKind: pm.In("s_event_kind"),
+		sSize: pm.In("s_event_size"), sECN: pm.In("s_event_ecn"), sRTT: pm.In("s_event_rtt"),
+		sUnacked: pm.In("s_event_unacked"), sNow: pm.In("s_event_now"), mReady: pm.In("m_result_ready"),
+		sReady: pm.Out("s_event_ready"), mValid: pm.Out("m_result_valid"), mConn: pm.Out("m_result_conn"),
+		mKind: pm.Out("m_result_kind"), mCwnd: pm.Out("m_result_cwnd"), mCase: pm.Out("m_result_case"),
+		mQA: pm.Out("m_result_qa"), mFast: pm.Out("m_result_fast"), mErr: pm.Out("m_result_error"),
+		mMembers: pm.Out("m_result_members"),
 	}
 }
 
@@ -84,7 +84,7 @@ type smarttStim struct {
 
 // NewSmarttStimulus returns a reproducible stimulus factory.
 func NewSmarttStimulus(d harness.Design, prof SmarttProfile, seed uint64) func() harness.Stimulus {
-	sp := newSmarttPorts(newPortMap(d))
+	sp := newSmarttPorts(NewPortMap(d))
 	return func() harness.Stimulus {
 		s := &smarttStim{p: sp, prof: prof, r: newRNG(seed), now: prof.NowStart, kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)

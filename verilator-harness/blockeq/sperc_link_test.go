@@ -45,7 +45,7 @@ func TestSPERCLinkEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "sperc_link/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "sperc_link/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,6 +81,6 @@ func TestSPERCLinkMutantsFail(t *testing.T) {
 			return get("b").Lt(get("max_e2_r"))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "sperc_link", tc.mut, 43, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "sperc_link", tc.mut, 43, 500_000) })
 	}
 }

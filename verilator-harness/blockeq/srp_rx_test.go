@@ -22,7 +22,7 @@ func TestRxEquivalenceAndMutants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "srp_rx/" + profile, WaveDir: t.TempDir()})
+		rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "srp_rx/" + profile, WaveDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,6 +46,6 @@ func TestRxEquivalenceAndMutants(t *testing.T) {
 			return hdlgen.Mux(get("cur_booked"), get("cur_sched"), orig)
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "srp_rx", tc.mut, 9, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "srp_rx", tc.mut, 9, 1_000_000) })
 	}
 }

@@ -42,7 +42,7 @@ func TestTTWEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "srp_ttw/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "srp_ttw/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,6 +75,6 @@ func TestTTWMutantsFail(t *testing.T) {
 			return orig.And(get("arrive_expired").Not())
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "srp_ttw", tc.mut, 13, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "srp_ttw", tc.mut, 13, 1_000_000) })
 	}
 }

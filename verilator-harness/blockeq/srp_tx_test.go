@@ -44,7 +44,7 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "srp_tx/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "srp_tx/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +74,6 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 			return orig.Add(hdlgen.Const(orig.Width(), 1))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "srp_tx", tc.mut, 19, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "srp_tx", tc.mut, 19, 1_000_000) })
 	}
 }

@@ -2,9 +2,10 @@ package blockeq
 
 import (
 	"fmt"
-	"github.com/nicgen/nicgen/blocks/stim"
 	"sort"
 	"strings"
+
+	"github.com/nicgen/nicgen/blocks/stim"
 
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
@@ -63,7 +64,7 @@ func thresholdOf(p float64) threshold { return stim.ThresholdOf(p) }
 // NewEventStimulus returns a stimulus factory for a design with the REPS
 // event stream: every call gives the same sequence for the same seed.
 func NewEventStimulus(d harness.Design, prof Profile, seed uint64) func() harness.Stimulus {
-	sp := newStreamPorts(newPortMap(d))
+	sp := newStreamPorts(NewPortMap(d))
 	return func() harness.Stimulus {
 		s := &eventStim{p: sp, prof: prof, r: newRNG(seed), kinds: newKindPicker(prof.KindWeights)}
 		s.conns = newLocalityPicker(s.r, prof.HotConns, prof.ConnSpan, prof.PSame, prof.PHot)

@@ -36,7 +36,7 @@ func CombWrapper(sub *hdlgen.Module) *hdlgen.Module {
 // funcRef is the reference of a combinational module: a golden function of
 // the inputs, plus the wrapper's alive bit.
 type funcRef struct {
-	pm    portMap
+	pm    PortMap
 	alive bool
 	f     func(get func(string) uint64, set func(string, uint64))
 	in    []uint64
@@ -48,12 +48,12 @@ func (r *funcRef) Reset() { r.alive = false }
 func (r *funcRef) Cycle(in, out []uint64) {
 	r.in, r.out = in, out
 	r.f(r.get, r.set)
-	out[r.pm.outIdx("alive")] = b2u(r.alive)
+	out[r.pm.Out("alive")] = b2u(r.alive)
 	r.alive = true
 }
 
-func (r *funcRef) get(name string) uint64    { return r.in[r.pm.inIdx(name)] }
-func (r *funcRef) set(name string, v uint64) { r.out[r.pm.outIdx(name)] = v }
+func (r *funcRef) get(name string) uint64    { return r.in[r.pm.In(name)] }
+func (r *funcRef) set(name string, v uint64) { r.out[r.pm.Out(name)] = v }
 
 // randomInputs drives every input with a value drawn, per port, from its
 // corners (0, 1, all ones, all ones - 1), from small values, or uniformly.
@@ -92,7 +92,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 	b2 := func(v uint64) bool { return v == 1 }
 	subs := []SubBlock{
 		{Name: "qa", Module: bsmartt.QuickAdapt(p), Ref: func(des harness.Design) harness.Reference {
-			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
+			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				// the module keeps no ignored / to_ignore: it gives the bytes
 				// to ignore when it fires (the word keeps to_ignore - ignored)
 				in := gsmartt.QAIn{C: get("c"), Acked: uint32(get("acked")),
@@ -115,7 +115,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 			}}
 		}},
 		{Name: "fastinc", Module: bsmartt.FastIncrease(p), Ref: func(des harness.Design) harness.Reference {
-			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
+			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				o := gsmartt.FastIncrease(d, gsmartt.FastIn{C: get("c"), Count: uint32(get("count")), Increase: b2(get("increase")),
 					Size: uint32(get("size")), RTT: uint32(get("rtt")), ECN: b2(get("ecn"))})
 				set("fired", b2u(o.Fired))
@@ -127,7 +127,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 	}
 	if p.Variant == bsmartt.Conf {
 		subs = append(subs, SubBlock{Name: "wtd", Module: bsmartt.WaitToDecrease(p), Ref: func(des harness.Design) harness.Reference {
-			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
+			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				avg, can := gsmartt.WTD(d, uint16(get("avg")), b2(get("ecn")))
 				set("avg_out", uint64(avg))
 				set("can_decrease", b2u(can))
@@ -137,7 +137,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 	table := fixed.RecipTable(p.K)
 	for _, w := range []int{p.RttW, gd.CwndW + p.F} {
 		subs = append(subs, SubBlock{Name: "recip", Module: bsmartt.Recip(w, p.K), Ref: func(des harness.Design) harness.Reference {
-			return &funcRef{pm: newPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
+			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				x := max(get("x"), 1)
 				e := bits.Len64(x) - 1
 				var m uint64

@@ -3,7 +3,6 @@ package blockeq
 import (
 	"context"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -13,18 +12,6 @@ import (
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
-
-// missingExcept is the coverage's missing cases but those of skip (cases
-// a configuration cannot reach).
-func missingExcept(c interface{ Missing() []string }, skip []string) []string {
-	var miss []string
-	for _, m := range c.Missing() {
-		if !slices.Contains(skip, m) {
-			miss = append(miss, m)
-		}
-	}
-	return miss
-}
 
 func swiftConfig(p snyder.SwiftParams) blocks.Config {
 	return blocks.DefaultConfig().Clone().Set("swift", p)
@@ -102,7 +89,7 @@ func TestSwiftEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			// the adversarial profiles a fifth of the mixed runs' cycles
-			cyc := *cycles
+			cyc := Cycles()
 			if tc.profile != "mixed" {
 				cyc /= 5
 			}
@@ -111,7 +98,7 @@ func TestSwiftEquivalence(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%v\ncoverage:\n%s", rep, b.Coverage)
-			if miss := missingExcept(b.Coverage, tc.skip); tc.cover && len(miss) > 0 {
+			if miss := MissingExcept(b.Coverage, tc.skip); tc.cover && len(miss) > 0 {
 				t.Errorf("never reached: %v", miss)
 			}
 			// the small configuration's floor is reached though not expected
@@ -149,7 +136,7 @@ func TestSwiftMutantsFail(t *testing.T) {
 			return orig.And(orig.Not())
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, swiftConfig(tc.p), "swift", tc.mut, 29, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, swiftConfig(tc.p), "swift", tc.mut, 29, 500_000) })
 	}
 }
 
@@ -170,7 +157,7 @@ func TestSwiftConvergenceRTLInTheLoop(t *testing.T) {
 	got, err := gsnyder.SwiftFxConvergence(b, gsnyder.DefaultSwiftFx(), func(g gsnyder.SwiftFxParams) (gsnyder.SwiftFxStepper, error) {
 		p := withDepth(snyder.SwiftParams{SwiftFxParams: g})
 		m, err := snyder.Swift(p)
-		model, hd := build(t, m, err)
+		model, hd := Build(t, m, err)
 		return NewRTLSwift(Built{model, hd}, g)
 	})
 	if err != nil {

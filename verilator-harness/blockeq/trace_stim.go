@@ -34,7 +34,7 @@ type smarttTrace struct {
 // NewSmarttTraceStimulus replays events (a recorded scenario) through the
 // block's stream ports; after the last one the source stays idle.
 func NewSmarttTraceStimulus(d harness.Design, events []gsmartt.Event, pValid, pReady float64, seed uint64) func() harness.Stimulus {
-	sp := newSmarttPorts(newPortMap(d))
+	sp := newSmarttPorts(NewPortMap(d))
 	return func() harness.Stimulus {
 		return &smarttTrace{p: sp, events: events, r: newRNG(seed), pValid: thresholdOf(pValid), ready: thresholdOf(pReady), i: -1}
 	}

@@ -21,7 +21,7 @@ func TestSmarttRecordedIncastTraces(t *testing.T) {
 	for _, v := range []bsmartt.Variant{bsmartt.Conf, bsmartt.NSCC} {
 		p := bsmartt.DefaultParams(v)
 		m, err := bsmartt.Block(p)
-		model, hd := build(t, m, err)
+		model, hd := Build(t, m, err)
 		for _, size := range []int64{1 << 20, 8 << 20} {
 			t.Run(fmt.Sprintf("%s/%dKiB", v, size>>10), func(t *testing.T) {
 				gp := p.Golden()

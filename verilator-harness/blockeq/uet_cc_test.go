@@ -49,7 +49,7 @@ func TestUETCCEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles / tc.div, Label: "uet_cc/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles() / tc.div, Label: "uet_cc/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestUETCCNICLoop(t *testing.T) {
 	t.Parallel()
 	p := uet.DefaultParams() // the equivalence's model, from the cache
 	m, err := uet.Block(p)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	rtl, err := newUETRTL(model, hd)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestIncastUETRTLInTheLoop(t *testing.T) {
 	t.Parallel()
 	p := uet.DefaultParams()
 	m, err := uet.Block(p)
-	model, hd := build(t, m, err)
+	model, hd := Build(t, m, err)
 	gp := p.Golden()
 	cfg := netsim.ConfigFor(gp.CC)
 	cfg.MessageBytes = 1 << 20
@@ -251,7 +251,7 @@ func TestUETCCMutantsFail(t *testing.T) {
 		{"window controller runs on sends", hdlgen.Mutation{Node: "cc_active", With: func(hdlgen.Expr, func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.True() }}},
 		{"unacked before the packet leaves", hdlgen.Mutation{Node: "cc_unacked", With: func(_ hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr { return get("cur_inflight") }}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "uet_cc", tc.mut, 31, 300_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "uet_cc", tc.mut, 31, 300_000) })
 	}
 }
 
@@ -296,7 +296,7 @@ func TestUETCCSplitEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles / tc.div, Label: "uet_cc split/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles() / tc.div, Label: "uet_cc split/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,6 +324,6 @@ func TestUETCCSplitCanFail(t *testing.T) {
 		// the table's write takes the table's old word
 		{Module: "uet_cc_window", Node: "snoop_wb_ahead", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr { return hdlgen.False() }},
 	} {
-		t.Run(mut.Node, func(t *testing.T) { mutantMustFail(t, cfg, "uet_cc", mut, 3, 200_000) })
+		t.Run(mut.Node, func(t *testing.T) { MutantMustFail(t, cfg, "uet_cc", mut, 3, 200_000) })
 	}
 }

@@ -47,7 +47,7 @@ func TestWMCtrlEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: *cycles, Label: "wm_ctrl/" + tc.name, WaveDir: t.TempDir()})
+			rep, err := b.Run(context.Background(), harness.BuildOptions{}, harness.RunOptions{Cycles: Cycles(), Label: "wm_ctrl/" + tc.name, WaveDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,6 +84,6 @@ func TestWMCtrlMutantsFail(t *testing.T) {
 			return orig.Or(get("lat_ge_max"))
 		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { mutantMustFail(t, cfg, "wm_ctrl", tc.mut, 41, 500_000) })
+		t.Run(tc.name, func(t *testing.T) { MutantMustFail(t, cfg, "wm_ctrl", tc.mut, 41, 500_000) })
 	}
 }
