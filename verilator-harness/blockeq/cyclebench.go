@@ -57,7 +57,7 @@ func (r *cycleRef) Cycle(in, out []uint64) {
 	}
 	mReady := in[r.p.mReady] == 1
 	sReady, mValid := r.m.Cycle(in[r.p.sValid] == 1, mReady, r.in, r.out)
-	out[r.sReady], out[r.mValid] = b2u(sReady), b2u(mValid)
+	out[r.sReady], out[r.mValid] = B2U(sReady), B2U(mValid)
 	for k, j := range r.outIdx {
 		out[j] = r.out[k]
 	}

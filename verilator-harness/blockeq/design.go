@@ -75,3 +75,11 @@ func (pm PortMap) Must(names ...string) error {
 	}
 	return nil
 }
+
+// B2U is 1 for true, 0 for false: a port bit.
+func B2U(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -123,7 +123,7 @@ func (r *genericRef) Cycle(in, out []uint64) {
 	}
 	mReady := in[p.mReady] == 1
 	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
-	out[p.sReady], out[p.mValid] = b2u(sReady), b2u(mValid)
+	out[p.sReady], out[p.mValid] = B2U(sReady), B2U(mValid)
 	for k, j := range r.outIdx {
 		v := uint64(0)
 		if *res != nil {
@@ -208,11 +208,11 @@ func (s *genericStim) Next(prevOut, in []uint64) {
 			s.draw()
 		}
 	}
-	in[s.p.sValid] = b2u(s.valid)
+	in[s.p.sValid] = B2U(s.valid)
 	for i, idx := range s.p.inIdx {
 		in[idx] = s.cur[i]
 	}
-	in[s.p.mReady] = b2u(s.r.Hit(s.pReady))
+	in[s.p.mReady] = B2U(s.r.Hit(s.pReady))
 }
 
 func (s *genericStim) draw() {

@@ -24,7 +24,7 @@ func (h *handshake) step(prevOut, in []uint64) (fresh bool) {
 		h.valid = h.r.Hit(h.pValid)
 		fresh = h.valid
 	}
-	in[h.sValid] = b2u(h.valid)
-	in[h.mReady] = b2u(h.r.Hit(h.pReady))
+	in[h.sValid] = B2U(h.valid)
+	in[h.mReady] = B2U(h.r.Hit(h.pReady))
 	return fresh
 }

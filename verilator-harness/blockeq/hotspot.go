@@ -95,7 +95,7 @@ func (c rtlRx) StepTo(e *gsrp.RxEvent, r *gsrp.RxResult) {
 
 func (c rtlTTW) StepTo(e *gsrp.TTWEvent, r *gsrp.TTWResult) {
 	var o [7]uint64
-	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.Now, e.Hdr, b2u(e.Spec)}, o[:])
+	c.s.Step([]uint64{uint64(e.Conn), uint64(e.Kind), e.Now, e.Hdr, B2U(e.Spec)}, o[:])
 	*r = gsrp.TTWResult{Conn: uint32(o[0]), Kind: gsrp.TTWKind(o[1]), Drop: o[2] == 1, Spec: o[3] == 1, Hdr: o[4], Empty: o[5] == 1, Error: o[6] == 1}
 }
 

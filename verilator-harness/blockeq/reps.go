@@ -24,13 +24,6 @@ func newStreamPorts(pm PortMap) streamPorts {
 	}
 }
 
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // repsRef drives a golden REPS pipeline (either version) from port vectors.
 type repsRef struct {
 	p       streamPorts
@@ -53,20 +46,20 @@ func (r *repsRef) Cycle(in, out []uint64) {
 	}
 	mReady := in[p.mReady] == 1
 	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
-	out[p.sReady] = b2u(sReady)
-	out[p.mValid] = b2u(mValid)
+	out[p.sReady] = B2U(sReady)
+	out[p.mValid] = B2U(mValid)
 	out[p.mConn] = uint64(res.Conn)
 	out[p.mKind] = uint64(res.Kind)
 	out[p.mEV] = uint64(res.EV)
-	out[p.mExpl] = b2u(res.Explored)
+	out[p.mExpl] = B2U(res.Explored)
 	if p.mFrozen >= 0 {
-		out[p.mFrozen] = b2u(res.Frozen)
+		out[p.mFrozen] = B2U(res.Frozen)
 	}
-	out[p.mErr] = b2u(res.Error)
+	out[p.mErr] = B2U(res.Error)
 	if mValid && mReady && r.cov != nil {
 		// the golden result's fields, in the order of the block's golden
 		// model (blocks/reps: conn, kind, ev, explored, error, frozen)
-		f := [6]uint64{uint64(res.Conn), uint64(res.Kind), uint64(res.EV), b2u(res.Explored), b2u(res.Error), b2u(res.Frozen)}
+		f := [6]uint64{uint64(res.Conn), uint64(res.Kind), uint64(res.EV), B2U(res.Explored), B2U(res.Error), B2U(res.Frozen)}
 		r.cov.Count(f[:])
 	}
 }

@@ -25,7 +25,7 @@ func NewRTLController(m *harness.Model, d harness.Design) (*RTLController, error
 // Step executes one event in the hardware and returns its result.
 func (c *RTLController) Step(e gsmartt.Event) gsmartt.Result {
 	var o [7]uint64
-	c.RTLStepper.Step([]uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Size), b2u(e.ECN), uint64(e.RTT), uint64(e.Unacked), e.Now}, o[:])
+	c.RTLStepper.Step([]uint64{uint64(e.Conn), uint64(e.Kind), uint64(e.Size), B2U(e.ECN), uint64(e.RTT), uint64(e.Unacked), e.Now}, o[:])
 	return gsmartt.Result{Conn: uint32(o[0]), Kind: gsmartt.Kind(o[1]), Cwnd: uint32(o[2]), Case: uint8(o[3]),
 		QA: o[4] == 1, Fast: o[5] == 1, Error: o[6] == 1}
 }

@@ -56,13 +56,13 @@ func (s *scriptStim) Next(prevOut, in []uint64) {
 	if s.i >= 0 {
 		e = s.events[s.i].Event
 	}
-	in[p.sValid] = b2u(s.valid)
+	in[p.sValid] = B2U(s.valid)
 	in[p.sConn] = uint64(e.Conn)
 	in[p.sKind] = uint64(e.Kind)
-	in[p.sECN] = b2u(e.ECN)
+	in[p.sECN] = B2U(e.ECN)
 	in[p.sEV] = uint64(e.EV)
 	if p.sNow >= 0 {
 		in[p.sNow] = e.Now
 	}
-	in[p.mReady] = b2u(s.r.Hit(s.ready))
+	in[p.mReady] = B2U(s.r.Hit(s.ready))
 }

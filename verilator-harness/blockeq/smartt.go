@@ -25,10 +25,10 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 	e.RTT, e.Unacked, e.Now = uint32(in[p.sRTT]), uint32(in[p.sUnacked]), in[p.sNow]
 	mReady := in[p.mReady] == 1
 	sReady, mValid, res := r.pipe.CyclePorts(in[p.sValid] == 1, mReady)
-	out[p.sReady] = b2u(sReady)
-	out[p.mValid] = b2u(mValid)
+	out[p.sReady] = B2U(sReady)
+	out[p.mValid] = B2U(mValid)
 	out[p.mConn], out[p.mKind], out[p.mCwnd], out[p.mCase] = uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case)
-	out[p.mQA], out[p.mFast], out[p.mErr] = b2u(res.QA), b2u(res.Fast), b2u(res.Error)
+	out[p.mQA], out[p.mFast], out[p.mErr] = B2U(res.QA), B2U(res.Fast), B2U(res.Error)
 	if p.mMembers >= 0 {
 		out[p.mMembers] = uint64(res.Members)
 	}
@@ -37,7 +37,7 @@ func (r *smarttRef) Cycle(in, out []uint64) {
 		// model (blocks/smartt: conn, kind, cwnd, case, qa, fast, error),
 		// and the member count of a merging shell
 		f := [8]uint64{uint64(res.Conn), uint64(res.Kind), uint64(res.Cwnd), uint64(res.Case),
-			b2u(res.QA), b2u(res.Fast), b2u(res.Error), uint64(res.Members)}
+			B2U(res.QA), B2U(res.Fast), B2U(res.Error), uint64(res.Members)}
 		n := 7
 		if p.mMembers >= 0 {
 			n = 8

@@ -115,7 +115,7 @@ func (s *smarttStim) newEvent() {
 		}
 		s.ecnLeft--
 	} else {
-		s.ecn = b2u(r.Hit(s.pECN))
+		s.ecn = B2U(r.Hit(s.pECN))
 	}
 	if r.Hit(s.pLow) {
 		s.rtt = prof.BrttNs + r.Below(1200)
@@ -134,10 +134,10 @@ func (s *smarttStim) Next(prevOut, in []uint64) {
 		}
 	}
 	s.now += s.r.Below(s.prof.NowStepMax + 1)
-	in[p.sValid] = b2u(s.valid)
+	in[p.sValid] = B2U(s.valid)
 	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = s.conn, s.kind, s.size, s.ecn
 	in[p.sRTT], in[p.sUnacked], in[p.sNow] = s.rtt, s.unacked, s.now
-	in[p.mReady] = b2u(s.r.Hit(s.pReady))
+	in[p.mReady] = B2U(s.r.Hit(s.pReady))
 }
 
 // applySmartt adapts the SMaRTT event mix to a profile.

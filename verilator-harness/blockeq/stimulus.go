@@ -95,7 +95,7 @@ func (s *eventStim) newEvent() {
 	}
 	s.cur[cConn] = s.conns.Pick(r)
 	s.cur[cKind] = s.kinds.Pick(r)
-	s.cur[cECN] = b2u(r.Hit(s.pECN))
+	s.cur[cECN] = B2U(r.Hit(s.pECN))
 	s.cur[cEV] = r.Below(prof.EVSpan)
 }
 
@@ -103,7 +103,7 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	p := s.p
 	accepted := prevOut != nil && s.cur[cValid] == 1 && prevOut[p.sReady] == 1
 	if s.cur[cValid] == 0 || accepted {
-		s.cur[cValid] = b2u(s.r.Hit(s.pValid))
+		s.cur[cValid] = B2U(s.r.Hit(s.pValid))
 		if s.cur[cValid] == 1 {
 			s.newEvent()
 		}
@@ -117,7 +117,7 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 	if p.sNow >= 0 {
 		in[p.sNow] = s.cur[cNow]
 	}
-	in[p.mReady] = b2u(s.r.Hit(s.pReady))
+	in[p.mReady] = B2U(s.r.Hit(s.pReady))
 }
 
 // FormatCounts prints named counters, one per line, sorted by name.

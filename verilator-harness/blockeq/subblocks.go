@@ -48,7 +48,7 @@ func (r *funcRef) Reset() { r.alive = false }
 func (r *funcRef) Cycle(in, out []uint64) {
 	r.in, r.out = in, out
 	r.f(r.get, r.set)
-	out[r.pm.Out("alive")] = b2u(r.alive)
+	out[r.pm.Out("alive")] = B2U(r.alive)
 	r.alive = true
 }
 
@@ -101,7 +101,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 					in.ExtraTrigger = b2(get("extra_trigger"))
 				}
 				o := gsmartt.QuickAdapt(d, in)
-				set("fired", b2u(o.Fired))
+				set("fired", B2U(o.Fired))
 				set("c_out", o.C)
 				set("acked_out", uint64(o.Acked))
 				if o.Fired {
@@ -110,7 +110,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 					// read only when it fires: the units in flight
 					set("ignore_out", uint64(min(d.Units(uint32(get("unacked"))), d.CountMax)))
 				}
-				set("trigger_out", b2u(o.Trigger))
+				set("trigger_out", B2U(o.Trigger))
 				set("win_end_out", uint64(o.End))
 			}}
 		}},
@@ -118,10 +118,10 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				o := gsmartt.FastIncrease(d, gsmartt.FastIn{C: get("c"), Count: uint32(get("count")), Increase: b2(get("increase")),
 					Size: uint32(get("size")), RTT: uint32(get("rtt")), ECN: b2(get("ecn"))})
-				set("fired", b2u(o.Fired))
+				set("fired", B2U(o.Fired))
 				set("c_out", o.C)
 				set("count_out", uint64(o.Count))
-				set("increase_out", b2u(o.Increase))
+				set("increase_out", B2U(o.Increase))
 			}}
 		}},
 	}
@@ -130,7 +130,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 			return &funcRef{pm: NewPortMap(des), f: func(get func(string) uint64, set func(string, uint64)) {
 				avg, can := gsmartt.WTD(d, uint16(get("avg")), b2(get("ecn")))
 				set("avg_out", uint64(avg))
-				set("can_decrease", b2u(can))
+				set("can_decrease", B2U(can))
 			}}
 		}})
 	}

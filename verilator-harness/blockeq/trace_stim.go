@@ -53,8 +53,8 @@ func (s *smarttTrace) Next(prevOut, in []uint64) {
 	if s.i >= 0 {
 		e = s.events[s.i]
 	}
-	in[p.sValid] = b2u(s.valid)
-	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = uint64(e.Conn), uint64(e.Kind), uint64(e.Size), b2u(e.ECN)
+	in[p.sValid] = B2U(s.valid)
+	in[p.sConn], in[p.sKind], in[p.sSize], in[p.sECN] = uint64(e.Conn), uint64(e.Kind), uint64(e.Size), B2U(e.ECN)
 	in[p.sRTT], in[p.sUnacked], in[p.sNow] = uint64(e.RTT), uint64(e.Unacked), e.Now
-	in[p.mReady] = b2u(s.r.Hit(s.ready))
+	in[p.mReady] = B2U(s.r.Hit(s.ready))
 }

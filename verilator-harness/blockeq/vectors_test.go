@@ -69,7 +69,7 @@ func checkFields(obj map[string]any, fields map[string]int, what string) error {
 		var x uint64
 		switch v := v.(type) {
 		case bool:
-			x = b2u(v)
+			x = B2U(v)
 		case float64:
 			x = uint64(v)
 			if float64(x) != v {
@@ -219,7 +219,7 @@ func TestSmarttVectors(t *testing.T) {
 			switch e.Kind {
 			case 1:
 				acks++
-				mtu += int(b2u(e.Size == d.MTU))
+				mtu += int(B2U(e.Size == d.MTU))
 				ecn += int(e.ECN)
 				switch {
 				case e.RTT < d.BrttNs || e.RTT > 3*d.TrttNs:
@@ -238,7 +238,7 @@ func TestSmarttVectors(t *testing.T) {
 			}
 			maxUnacked = max(maxUnacked, e.Unacked)
 			if i > 0 {
-				same += int(b2u(e.Conn == prev.Conn))
+				same += int(B2U(e.Conn == prev.Conn))
 				if e.Now < prev.Now {
 					wraps++
 					if e.Now != 0 || prev.Now < 1<<31 {
