@@ -36,7 +36,7 @@ vet:
 # builds) and the drift of verilog-out/. It assumes Go only; make test is
 # the whole suite.
 check: vet
-	$(GO) test -count=1 ./hdlgen/... ./golden/... ./blocks/...
+	$(GO) test -count=1 -short ./hdlgen/... ./golden/... ./blocks/...
 	$(NICGEN) diff
 
 # The tests' Verilated models are compiled at -O1 (about 80 of them, each

@@ -1,10 +1,6 @@
 package blockeq
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/nicgen/nicgen/blocks/stim"
 
 	harness "github.com/nicgen/nicgen/verilator-harness"
@@ -118,18 +114,4 @@ func (s *eventStim) Next(prevOut, in []uint64) {
 		in[p.sNow] = s.cur[cNow]
 	}
 	in[p.mReady] = B2U(s.r.Hit(s.pReady))
-}
-
-// FormatCounts prints named counters, one per line, sorted by name.
-func FormatCounts(counts map[string]int64) string {
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "  %-36s %d\n", n, counts[n])
-	}
-	return b.String()
 }

@@ -3,9 +3,12 @@ package blockeq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -129,4 +132,18 @@ func MissingExcept(c interface{ Missing() []string }, skip []string) []string {
 		}
 	}
 	return miss
+}
+
+// FormatCounts prints named counters, one per line, sorted by name.
+func FormatCounts(counts map[string]int64) string {
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-36s %d\n", n, counts[n])
+	}
+	return b.String()
 }
