@@ -10,7 +10,6 @@ import (
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/golden/netsim"
 	"github.com/nicgen/nicgen/golden/smartt"
-	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
 
 // newMergeFidelityCmd is `nicgen scenario merge`: how far merged ACKs move
@@ -128,10 +127,25 @@ func recordACKs(gp smartt.Params, senders int, msg int64) ([]smartt.Event, error
 	}
 	var events []smartt.Event
 	for i := range ctrls {
-		ctrls[i] = blockeq.SmarttRecorder{Inner: ctrls[i], Events: &events}
+		ctrls[i] = smarttRecorder{Inner: ctrls[i], Events: &events}
 	}
 	if _, err := netsim.Run(ncfg, ctrls); err != nil {
 		return nil, err
 	}
 	return events, nil
+}
+
+// smarttRecorder wraps a controller of the closed-loop simulator and keeps
+// every event it sees, so a scenario becomes a replayable stimulus.
+type smarttRecorder struct {
+	Inner interface {
+		Step(smartt.Event) smartt.Result
+	}
+	Events *[]smartt.Event
+}
+
+// Step records the event and passes it on.
+func (r smarttRecorder) Step(e smartt.Event) smartt.Result {
+	*r.Events = append(*r.Events, e)
+	return r.Inner.Step(e)
 }
