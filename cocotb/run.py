@@ -81,8 +81,9 @@ def main():
     ap.add_argument("--block", required=True, help="block name (a folder of verilog-out/ and of cocotb/)")
     ap.add_argument("--vectors", help="vector file (default build/vectors/<block>.jsonl)")
     ap.add_argument("--seed", type=int, default=1, help="timing seed: valid gaps and backpressure (default 1)")
-    ap.add_argument("--events", type=int, default=0,
-                    help="replay only the first N events of the vector file (default all)")
+    ap.add_argument("--events", type=int, default=None,
+                    help="replay only the first N events of the vector file (0: all; default the count the file's "
+                    "header gives for --sim, \"replay\", from the block's descriptor)")
     ap.add_argument("--testcase", help="run only these tests (comma-separated)")
     ap.add_argument("--build-dir", default=str(ROOT / "build" / "cocotb"), help="parent of the build folders")
     ap.add_argument("--rtl", default=str(ROOT / "verilog-out"), help="folder of the generated blocks (default verilog-out)")
@@ -107,6 +108,12 @@ def main():
     vectors = Path(args.vectors or ROOT / "build" / "vectors" / f"{block}.jsonl").resolve()
     if not args.example and not args.control and not vectors.is_file():
         raise SystemExit(f"run.py: no vector file {vectors}: run `go run ./cmd/nicgen vectors {block} -o {vectors}`")
+    events = args.events
+    if events is None:
+        events = 0
+        if vectors.is_file():
+            with open(vectors) as f:
+                events = json.loads(f.readline()).get("replay", {}).get(args.sim, 0)
     sources = verilog_sources(args.rtl, block)
     if args.example:
         example = ROOT / "docs" / "integration" / f"{args.example}.v"
@@ -165,7 +172,7 @@ def main():
         seed=args.seed,
         plusargs=plusargs(args.sim, args.seed),
         extra_env={"NICGEN_VECTORS": str(vectors), "NICGEN_STATS": str(stats_file),
-                   "NICGEN_EVENTS": str(max(args.events, 0)), "NICGEN_ROOT": str(ROOT),
+                   "NICGEN_EVENTS": str(max(events, 0)), "NICGEN_ROOT": str(ROOT),
                    "NICGEN_RTL": str(Path(args.rtl).resolve()), "NICGEN_BLOCK": block, "NICGEN_SEED": str(args.seed)},
     )
     t_test = time.perf_counter() - t0

@@ -239,7 +239,16 @@ type Desc[P any] struct {
 	// Macros, if set, are helpers for software in the control wrapper's
 	// C header (docs/control.md).
 	Macros func(P) []control.Macro
+	// Cocotb is what the cocotb runs of make test replay of the block's
+	// vector file under each simulator (cocotb/README.md).
+	Cocotb Replay
 }
+
+// Replay is the number of events of a block's vector file that a cocotb
+// run replays under Icarus and under Verilator, which keeps make test
+// within CI's time where a simulator runs the block slowly; 0 is the
+// whole file. `nicgen vectors` writes it into the file's header.
+type Replay struct{ Icarus, Verilator int }
 
 // FormalJob is one proof of a block's properties (docs/formal.md): a
 // configuration, built with the properties asked for.
@@ -298,6 +307,7 @@ type Block struct {
 	Attrs  []Attr
 	Kinds  []string
 	Decode []Names
+	Cocotb Replay
 
 	def     func() any
 	resolve func(Section, Env) any
@@ -325,7 +335,7 @@ type stimOf struct {
 // Define erases a description's parameter type. Every function of d must
 // be set: a missing one is reported by Check.
 func Define[P any](d Desc[P]) Block {
-	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode, formal: d.Formal}
+	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode, Cocotb: d.Cocotb, formal: d.Formal}
 	if d.Default != nil {
 		b.def = func() any { return d.Default() }
 	}

@@ -14,8 +14,9 @@ import (
 // SwitchDescriptor is onerc_switch to nicgen's tools (package blocks lists it).
 func SwitchDescriptor() block.Block {
 	return block.Define(block.Desc[SwitchParams]{
-		Name:  "onerc_switch",
-		Title: "1RC window table of a switch port (S3): speculative packets dropped in order past the epoch's window / weight",
+		Name:   "onerc_switch",
+		Title:  "1RC window table of a switch port (S3): speculative packets dropped in order past the epoch's window / weight",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "slots", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "epoch slots of the window table, a power of two: the ring's size (A-27's garbage collection)"},
 			{Name: "tag_width", Kind: block.Whole, Lo: 2, Hi: 48, Unit: "bits", Doc: "bits of the epoch above the slot index; epochs compare as serial numbers"},

@@ -13,8 +13,9 @@ import (
 // HostDescriptor is onerc_host to nicgen's tools (package blocks lists it).
 func HostDescriptor() block.Block {
 	return block.Define(block.Desc[HostParams]{
-		Name:  "onerc_host",
-		Title: "1RC host side with flow weights (S3): connection count at the epoch's start, shared speculative numbers, let_through resume, b / weight",
+		Name:   "onerc_host",
+		Title:  "1RC host side with flow weights (S3): connection count at the epoch's start, shared speculative numbers, let_through resume, b / weight",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "connections", Kind: block.Whole, Lo: 2, Hi: 1 << 20, Doc: "connections (flows) of the host"},
 			{Name: "epoch_width", Kind: block.Whole, Lo: 2, Hi: 48, Unit: "bits", Doc: "bits of the epoch number (SSTS div epoch_length, one counter for the NIC); epochs compare for equality"},

@@ -13,8 +13,9 @@ import (
 // SPERCDescriptor is sperc_link to nicgen's tools (package blocks lists it).
 func SPERCDescriptor() block.Block {
 	return block.Define(block.Desc[SPERCParams]{
-		Name:  "sperc_link",
-		Title: "s-PERC link state with 1RC weights (S3 Algorithm 4): SumE, NumB in 1/weight, b = (c - SumE) / NumB, MaxE rounds",
+		Name:   "sperc_link",
+		Title:  "s-PERC link state with 1RC weights (S3 Algorithm 4): SumE, NumB in 1/weight, b = (c - SumE) / NumB, MaxE rounds",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "links", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "links (switch ports) of the state table"},
 			{Name: "rate_width", Kind: block.Whole, Lo: 4, Hi: 32, Unit: "bits", Doc: "bits of a rate (b, x, MaxE) in the unit the hosts use; all-ones is infinity. b is per unit of weight: up to capacity times the largest weight"},

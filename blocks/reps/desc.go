@@ -15,8 +15,9 @@ func bitsFor(v uint64) uint64 { return uint64(hdlgen.BitsFor(v)) }
 // module and its golden model (package blocks lists it).
 func Descriptor() block.Block {
 	return block.Define(block.Desc[Params]{
-		Name:  "reps",
-		Title: "REPS, S4: circular buffer with validity bits and freezing mode",
+		Name:   "reps",
+		Title:  "REPS, S4: circular buffer with validity bits and freezing mode",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "entries", Kind: block.Whole, Lo: 1, Hi: 64, Doc: "circular buffer entries per connection, N (S4:L74)"},
 			{Name: "ev_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "entropy value width (S4 Table 1: 16)"},
@@ -60,8 +61,9 @@ func Descriptor() block.Block {
 // ConfDescriptor is reps_conf to nicgen's tools.
 func ConfDescriptor() block.Block {
 	return block.Define(block.Desc[ConfParams]{
-		Name:  "reps_conf",
-		Title: "REPS, S0 Algorithm 4: sequential exploration, one cached entropy",
+		Name:   "reps_conf",
+		Title:  "REPS, S0 Algorithm 4: sequential exploration, one cached entropy",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "num_entropies", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "entropies explored, num_entropies (S0:L292)"},
 			{Name: "ev_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of the result EV; must hold num_entropies - 1"},

@@ -65,9 +65,10 @@ func Descriptor(v Variant) block.Block {
 	}
 	kinds := kindNames()
 	return block.Define(block.Desc[Params]{
-		Name:  v.String(),
-		Title: title,
-		Attrs: attrs,
+		Name:   v.String(),
+		Title:  title,
+		Cocotb: block.Replay{Icarus: 5000, Verilator: 10000},
+		Attrs:  attrs,
 		Default: func() Params {
 			p := DefaultParams(v)
 			if d, err := DepthFor(p); err == nil {

@@ -15,8 +15,9 @@ import (
 // SwiftDescriptor is swift to nicgen's tools (package blocks lists it).
 func SwiftDescriptor() block.Block {
 	return block.Define(block.Desc[SwiftParams]{
-		Name:  "swift",
-		Title: "Swift (S3 Eqs. 3.1-3.3) with flow-based scaling, Variable AI and Sampling Frequency as options",
+		Name:   "swift",
+		Title:  "Swift (S3 Eqs. 3.1-3.3) with flow-based scaling, Variable AI and Sampling Frequency as options",
+		Cocotb: block.Replay{Icarus: 6000, Verilator: 10000},
 		Attrs: []block.Attr{
 			{Name: "base_delay_ns", Kind: block.Whole, Lo: 1, Hi: 1 << 20, Unit: "ns", Doc: "the target's base delay (Table 3.1: 5 us)"},
 			{Name: "per_hop_ns", Kind: block.Whole, Lo: 0, Hi: 1 << 20, Unit: "ns", Doc: "the target's scaling per hop (Table 3.1: 2 us)"},

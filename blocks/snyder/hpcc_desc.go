@@ -13,8 +13,9 @@ import (
 // HPCCDescriptor is hpcc to nicgen's tools (package blocks lists it).
 func HPCCDescriptor() block.Block {
 	return block.Define(block.Desc[HPCCParams]{
-		Name:  "hpcc",
-		Title: "HPCC (S3 Section 3.2.1) from in-band telemetry against eta, with random feedback, Variable AI and Sampling Frequency as options",
+		Name:   "hpcc",
+		Title:  "HPCC (S3 Section 3.2.1) from in-band telemetry against eta, with random feedback, Variable AI and Sampling Frequency as options",
+		Cocotb: block.Replay{Icarus: 6000, Verilator: 10000},
 		Attrs: []block.Attr{
 			{Name: "eta", Kind: block.Number, Min: 0.01, Max: 4, Doc: "target utilisation (Table 3.1: 0.95)"},
 			{Name: "increment_stage", Kind: block.Whole, Lo: 1, Hi: 255, Doc: "additive steps before a multiplicative one (Table 3.1: 5)"},

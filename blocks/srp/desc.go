@@ -14,8 +14,9 @@ import (
 // IPDDescriptor is ecn_ipd to nicgen's tools (package blocks lists it).
 func IPDDescriptor() block.Block {
 	return block.Define(block.Desc[IPDParams]{
-		Name:  "ecn_ipd",
-		Title: "ECN baseline of S2: InfiniBand-style inter-packet delay per send queue",
+		Name:   "ecn_ipd",
+		Title:  "ECN baseline of S2: InfiniBand-style inter-packet delay per send queue",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "ipd_increase", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "IPD+ added per congestion notification (S2 Table 1: 800 ns)"},
 			{Name: "ipd_decrease", Kind: block.Whole, Lo: 1, Hi: 1<<40 - 1, Unit: "ticks", Doc: "IPD- taken off per quiet interval (S2 Table 1: 50 ns)"},

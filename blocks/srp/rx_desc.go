@@ -14,8 +14,9 @@ import (
 // RxDescriptor is srp_rx to nicgen's tools (package blocks lists it).
 func RxDescriptor() block.Block {
 	return block.Define(block.Desc[RxParams]{
-		Name:  "srp_rx",
-		Title: "SRP reservation scheduler (S2): grants t_s = max(now, schedule) per receiving endpoint",
+		Name:   "srp_rx",
+		Title:  "SRP reservation scheduler (S2): grants t_s = max(now, schedule) per receiving endpoint",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "endpoints", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "receiving endpoints, one schedule each (S2 gives a NIC one: use endpoint 0)"},
 			{Name: "epsilon", Kind: block.Number, Min: 0.001, Max: 1, Doc: "the slot's margin over the packet time, eps (S2 Table 1: 0.05)", RangeWhy: "eps pays for the control packets on the link (S2:L74): at 0 or below the reservations overbook it"},

@@ -13,8 +13,9 @@ import (
 // TTWDescriptor is srp_ttw to nicgen's tools (package blocks lists it).
 func TTWDescriptor() block.Block {
 	return block.Define(block.Desc[TTWParams]{
-		Name:  "srp_ttw",
-		Title: "SRP router TTW check (S2): speculative packets past their time-to-wait are dropped and NACKed",
+		Name:   "srp_ttw",
+		Title:  "SRP router TTW check (S2): speculative packets past their time-to-wait are dropped and NACKed",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "slots", Kind: block.Whole, Lo: 2, Hi: 65536, Unit: "packets", Doc: "slots of the input buffer, one word each (S2: 16 packets per VC)"},
 			{Name: "ttw", Kind: block.Whole, Lo: 1, Hi: 1<<62 - 1, Unit: "ticks", Doc: "speculative packet time-to-wait, TTW (S2 Table 1: 1.3 us)"},

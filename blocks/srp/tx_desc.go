@@ -14,8 +14,9 @@ import (
 // TxDescriptor is srp_tx to nicgen's tools (package blocks lists it).
 func TxDescriptor() block.Block {
 	return block.Define(block.Desc[TxParams]{
-		Name:  "srp_tx",
-		Title: "SRP sender (S2): reservations, speculative transmission until the grant, NACKed packets resent from t_s",
+		Name:   "srp_tx",
+		Title:  "SRP sender (S2): reservations, speculative transmission until the grant, NACKed packets resent from t_s",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "n_min", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "packets", Doc: "messages shorter than this bypass SRP (S2 Table 1: 4)"},
 			{Name: "n_max", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "packets", Doc: "reservation granularity: a chunk's packets (S2 Table 1: 16); one bit per packet in the word"},

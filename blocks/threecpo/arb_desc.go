@@ -13,8 +13,9 @@ import (
 // LRUArbDescriptor is lru_arb to nicgen's tools (package blocks lists it).
 func LRUArbDescriptor() block.Block {
 	return block.Define(block.Desc[LRUArbParams]{
-		Name:  "lru_arb",
-		Title: "3CPO injection VC arbitration (S3 Section 6.2.5): per GPU port, the least recently granted VC among those whose IRL tokens suffice",
+		Name:   "lru_arb",
+		Title:  "3CPO injection VC arbitration (S3 Section 6.2.5): per GPU port, the least recently granted VC among those whose IRL tokens suffice",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "ports", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "GPU injection ports of the table; each event is one arbitration of one port"},
 			{Name: "vcs", Kind: block.Whole, Lo: 2, Hi: gthreecpo.MaxArbVCs, Doc: "injection VCs per port (S3:L1570-1577: read requests, write requests and responses)"},

@@ -13,8 +13,9 @@ import (
 // WMCtrlDescriptor is wm_ctrl to nicgen's tools (package blocks lists it).
 func WMCtrlDescriptor() block.Block {
 	return block.Define(block.Desc[WMCtrlParams]{
-		Name:  "wm_ctrl",
-		Title: "3CPO watermark control (S3 Algorithm 6): multicast-to-unicast conversion, FBS decrease, AI",
+		Name:   "wm_ctrl",
+		Title:  "3CPO watermark control (S3 Algorithm 6): multicast-to-unicast conversion, FBS decrease, AI",
+		Cocotb: block.Replay{Icarus: 6000},
 		Attrs: []block.Attr{
 			{Name: "wm_max", Kind: block.Whole, Lo: 2, Hi: 65535, Doc: "WM_MAX: the largest watermark, tokens per WM_MAX cycles (S3:L1579: 2468)"},
 			{Name: "wm_min", Kind: block.Whole, Lo: 1, Hi: 65534, Doc: "WM_MIN: the smallest watermark (S3:L1579: 100)"},

@@ -13,8 +13,9 @@ import (
 // IRLTokensDescriptor is irl_tokens to nicgen's tools (package blocks lists it).
 func IRLTokensDescriptor() block.Block {
 	return block.Define(block.Desc[IRLTokensParams]{
-		Name:  "irl_tokens",
-		Title: "3CPO injection-rate-limit tokens (S3 Section 6.1.3): per GPU port, a token per cycle iff rand < watermark, requests take their flits, counters may go negative",
+		Name:   "irl_tokens",
+		Title:  "3CPO injection-rate-limit tokens (S3 Section 6.1.3): per GPU port, a token per cycle iff rand < watermark, requests take their flits, counters may go negative",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "ports", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "GPU injection ports of the table; each event is one cycle of one port"},
 			{Name: "wm_max", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "WM_MAX: a token arrives iff rand < watermark, rand uniform in [0, WM_MAX) (S3:L1579: 2468)"},

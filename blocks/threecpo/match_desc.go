@@ -13,8 +13,9 @@ import (
 // MCastMatchDescriptor is mcast_match to nicgen's tools (package blocks lists it).
 func MCastMatchDescriptor() block.Block {
 	return block.Define(block.Desc[MCastMatchParams]{
-		Name:  "mcast_match",
-		Title: "3CPO multicast matching (S3 Section 6.2.2): per matcher, each member's unmatched and outstanding flits; a send or a remote request pays its matched flits times the MI factor",
+		Name:   "mcast_match",
+		Title:  "3CPO multicast matching (S3 Section 6.2.2): per matcher, each member's unmatched and outstanding flits; a send or a remote request pays its matched flits times the MI factor",
+		Cocotb: block.Replay{Icarus: 10000},
 		Attrs: []block.Attr{
 			{Name: "matchers", Kind: block.Whole, Lo: 2, Hi: 65536, Doc: "matchers of the table: a GPU's traffic classes times its multicast groups"},
 			{Name: "members", Kind: block.Whole, Lo: 1, Hi: 63, Doc: "the other GPUs of a group (N - 1; the thesis's 64-GPU group is 63, a 1,523-bit word)"},

@@ -17,8 +17,9 @@ import (
 // the configuration describes.
 func Descriptor() block.Block {
 	return block.Define(block.Desc[Params]{
-		Name:  "uet_cc",
-		Title: "UEC transport congestion engine: nscc (or smartt) and reps (or reps_conf) composed on one event stream, with the bytes in flight",
+		Name:   "uet_cc",
+		Title:  "UEC transport congestion engine: nscc (or smartt) and reps (or reps_conf) composed on one event stream, with the bytes in flight",
+		Cocotb: block.Replay{Icarus: 5000, Verilator: 10000},
 		Attrs: []block.Attr{
 			{Name: "cc", Kind: block.String, Options: []string{"nscc", "smartt"}, Doc: "the window controller, with the parameters of its block's section"},
 			{Name: "lb", Kind: block.String, Options: []string{"reps", "reps_conf"}, Doc: "the load balancer, with the parameters of its block's section"},

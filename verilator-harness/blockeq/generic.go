@@ -507,7 +507,8 @@ func genericVectors(cfg blocks.Config, b blocks.Block, ports map[string]int, inO
 	}
 	vs := &VectorSet{
 		Header: VectorHeader{Block: b.Name, Seed: seed, Events: n, Params: cfg.Params[b.Name], Depth: depth,
-			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds, Cases: caseNames(b)},
+			Latency: pipe.Latency(depth), Credits: pipe.Credits(depth), Ports: ports, Kinds: b.Kinds, Cases: caseNames(b),
+			Replay: map[string]int{"icarus": b.Cocotb.Icarus, "verilator": b.Cocotb.Verilator}},
 		Events:   make([]VectorLine, 0, n),
 		Coverage: cov,
 	}

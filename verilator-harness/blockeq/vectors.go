@@ -55,6 +55,10 @@ type VectorHeader struct {
 	// port and name its values (block.Names of field "case": smartt, nscc,
 	// uet_cc), for readable reports.
 	Cases []string `json:"cases,omitempty"`
+	// Replay is the events of this file a cocotb run replays by default,
+	// per simulator ("icarus", "verilator"; 0: all): the block's
+	// block.Replay, so that no Makefile line is the block's.
+	Replay map[string]int `json:"replay"`
 }
 
 // VectorLine is one event line of a vector file (*FieldVector).
