@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/connpipe"
@@ -37,7 +38,7 @@ func SwiftDescriptor() block.Block {
 			{Name: "acked_width", Kind: block.Whole, Lo: 1, Hi: 12, Unit: "bits", Doc: "width of the packets an ACK acknowledges"},
 			{Name: "time_width", Kind: block.Whole, Lo: 8, Hi: 48, Unit: "bits", Doc: "width of s_event_now and the stored times"},
 			{Name: "sampling_frequency", Kind: block.Whole, Lo: 0, Hi: 4095, Unit: "ACKs", Doc: "SF: decrease against a reference that follows every this many congested ACKs (Table 4.1: 30); 0 decreases once per RTT"},
-			{Name: "always_ai", Kind: block.Bool, Doc: "additive increase on congested ACKs too (S3:L1026, the thesis's change with VAI and SF)"},
+			{Name: "always_ai", Kind: block.Bool, Doc: "additive increase on congested ACKs too (S3:L1026, the thesis's change with VAI and SF); by default on exactly when vai or sampling_frequency is"},
 			{Name: "vai", Kind: block.Bool, Doc: "Variable Additive Increase (S3 Algorithms 1 and 2)"},
 			{Name: "token_thresh_ns", Kind: block.Whole, Lo: 1, Hi: 1<<32 - 1, Unit: "ns", Doc: "VAI: Token_Thresh, 4 us + the target delay (S3:L1047)", Needs: "vai = true"},
 			{Name: "ai_div_ns", Kind: block.Whole, Lo: 1, Hi: 1<<32 - 1, Unit: "ns", Doc: "VAI: AI_DIV, ns of delay per token (Table 4.1: 30)", Needs: "vai = true"},
@@ -184,8 +185,20 @@ func resolveSwift(s block.Section, env block.Env) SwiftParams {
 	g.AckW = int(s.Whole("acked_width", 4, block.Default, "up to 15 packets per ACK"))
 	g.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
 	g.SF = s.Whole("sampling_frequency", 0, block.Default, "off: Swift decreases once per RTT (Table 4.1's SF is 30)")
-	g.AlwaysAI = s.Bool("always_ai", false, "Swift's increase only on uncongested ACKs")
-	if s.Bool("vai", false, "off: Swift's fixed AI") {
+	vai := s.Bool("vai", false, "off: Swift's fixed AI")
+	// S3:L1026 runs the increase on congested ACKs too with VAI and SF:
+	// the default follows them
+	if s.IsSet("always_ai") {
+		g.AlwaysAI = s.Bool("always_ai", false, "")
+	} else {
+		g.AlwaysAI = vai || g.SF > 0
+		why := "off with vai and sampling_frequency: Swift's increase only on uncongested ACKs"
+		if g.AlwaysAI {
+			why = "on with vai or sampling_frequency (S3:L1026)"
+		}
+		s.Record("always_ai", strconv.FormatBool(g.AlwaysAI), block.Derived, why)
+	}
+	if vai {
 		v := gsnyder.DefaultSwiftVAIFx(g.BaseNs + g.PerHopNs)
 		v.TokenThresh = s.Whole("token_thresh_ns", 4000+g.BaseNs+g.PerHopNs, block.Derived, "4 us + the one-hop target (S3:L1047)")
 		v.AIDiv = s.Whole("ai_div_ns", 30, block.Default, "S3 Table 4.1")

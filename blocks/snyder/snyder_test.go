@@ -75,6 +75,34 @@ func TestOptionsAndState(t *testing.T) {
 	}
 }
 
+// always_ai follows S3:L1026 unless the file sets it: on with VAI or SF,
+// off without either, and a written value wins.
+func TestAlwaysAIFollowsS3(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"", false},
+		{"vai = true", true},
+		{"sampling_frequency = 30", true},
+		{"sampling_frequency = 30\n  vai = true", true},
+		{"vai = true\n  always_ai = false", false},
+		{"always_ai = true", true},
+	} {
+		r, err := config.Load("s.hcl", []byte(head+"block \"swift\" {\n  "+tc.src+"\n}\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		p, err := snyder.SwiftOf(r.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.AlwaysAI != tc.want {
+			t.Errorf("%q: always_ai %v, want %v", tc.src, p.AlwaysAI, tc.want)
+		}
+	}
+}
+
 // The same parameters give the same Verilog, byte for byte, and a
 // shallower pipeline keeps the first cuts.
 func TestVerilogDeterministic(t *testing.T) {
