@@ -17,7 +17,6 @@ func (s *sim) generate(h *host) {
 		}
 	}
 	if s.now >= s.warmPs {
-		s.st.victimOffered += int64(m.packets)
 		s.st.victimMsgs++
 	}
 	s.queueMessage(h, m)
@@ -101,8 +100,15 @@ func (s *sim) delivered(h *host, p *packet) {
 		b.victim++
 		b.victimLat += float64(lat)
 	}
-	if s.now < s.warmPs {
+	l := &st.load[m.src]
+	switch {
+	case s.now < s.warmPs:
+		l.preDelivered++
 		return
+	case m.createdPs < s.warmPs:
+		l.drained++
+	default:
+		l.accepted++
 	}
 	switch {
 	case m.hot:
@@ -134,6 +140,16 @@ type msgStats struct {
 	sum, zero float64
 }
 
+// load counts one source's data packets. The window's: offered (of the
+// messages created in it) and accepted (the part of them delivered).
+// Before the warm-up: preOffered and preDelivered, whose difference is the
+// backlog the window starts with; drained is the part of the backlog
+// delivered in the window.
+type load struct {
+	offered, accepted                 int64
+	preOffered, preDelivered, drained int64
+}
+
 type bin struct {
 	hot, victim int64
 	victimLat   float64
@@ -146,7 +162,8 @@ type stats struct {
 	peakVOQ                                     int
 	hotDelivered, hotSpec, hotReserved          int64
 	perSender                                   []int64 // by host
-	victimOffered, victimMsgs, victimDelivered  int64
+	load                                        []load  // by source host
+	victimMsgs, victimDelivered                 int64
 	victimLat, victimZero                       float64
 	victimLatMax                                int64
 	small, large                                msgStats

@@ -164,3 +164,104 @@ func BenchmarkHotspot(b *testing.B) {
 		})
 	}
 }
+
+// TestAcceptedWithinOfferedAndBacklog: in the window a source can deliver
+// no more than it offered in it plus the backlog it had at the warm-up.
+// The backlog is measured by a second run of the same network that stops
+// just before the warm-up with statistics from the start (the simulator is
+// deterministic, and the warm-up changes only what is counted): everything
+// offered by then less everything delivered by then. For every source
+// (the victims and the hot-spot senders) under every CC on the default
+// network, the report must carry that backlog, split what it delivers into
+// the window's own traffic (accepted <= offered) and the backlog drained
+// (<= backlog), and the victims' totals must add up to the bins, which
+// count every delivered packet on their own.
+func TestAcceptedWithinOfferedAndBacklog(t *testing.T) {
+	run := func(c Config) *Result {
+		t.Helper()
+		m, err := GoldenModels(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, cc := range []CC{None, ECN, SRP} {
+		cfg := Default(cc)
+		r := run(cfg)
+		pre := cfg
+		pre.DurationNs, pre.WarmupNs = cfg.WarmupNs-0.001, 0 // events up to 1 ps before the warm-up
+		p := run(pre)
+		if len(r.Sources) != len(p.Sources) || len(r.Sources) != r.Victims+r.HotspotSenders {
+			t.Fatalf("%s: %d and %d sources, %d victims and %d hot-spot senders", cc, len(r.Sources), len(p.Sources), r.Victims, r.HotspotSenders)
+		}
+		var victims, hot struct{ offered, accepted, backlog, delivered, before int64 }
+		for i, s := range r.Sources {
+			b := p.Sources[i]
+			if b.Host != s.Host || b.Backlog != 0 || b.Drained != 0 {
+				t.Fatalf("%s: the run to the warm-up has source %+v for %+v", cc, b, s)
+			}
+			backlog := b.Offered - b.Accepted
+			delivered := s.Accepted + s.Drained
+			if s.Backlog != backlog || delivered > s.Offered+backlog || s.Accepted > s.Offered || s.Drained > backlog || s.Accepted < 0 || s.Drained < 0 {
+				t.Errorf("%s: host %d (hot %v) delivers %d packets in the window (%d accepted, %d drained) of %d offered in it and a backlog of %d (reported %d) at the warm-up",
+					cc, s.Host, s.Hot, delivered, s.Accepted, s.Drained, s.Offered, backlog, s.Backlog)
+			}
+			sum := &victims
+			if s.Hot {
+				sum = &hot
+			}
+			sum.offered += s.Offered
+			sum.accepted += s.Accepted
+			sum.backlog += backlog
+			sum.delivered += delivered
+			sum.before += b.Accepted
+		}
+		// the bins count every delivered packet, the warm-up included
+		warmBins := int(math.Round(cfg.WarmupNs / cfg.BinNs))
+		if math.Abs(float64(warmBins)*cfg.BinNs-cfg.WarmupNs) > 1e-9 {
+			t.Fatalf("the warm-up %g ns is not a whole number of %g ns bins", cfg.WarmupNs, cfg.BinNs)
+		}
+		var binVictims, binHot [2]float64 // before the warm-up, in the window
+		for i, bn := range r.Bins {
+			k := 0
+			if i >= warmBins {
+				k = 1
+			}
+			binVictims[k] += bn.VictimRate * cfg.BinNs / r.PacketNs * float64(r.Victims)
+			binHot[k] += bn.HotspotRate * cfg.BinNs / r.PacketNs
+		}
+		for _, c := range []struct {
+			what      string
+			bins, got float64
+		}{
+			{"victims before the warm-up", binVictims[0], float64(victims.before)},
+			{"victims in the window", binVictims[1], float64(victims.delivered)},
+			{"hot spot before the warm-up", binHot[0], float64(hot.before)},
+			{"hot spot in the window", binHot[1], float64(hot.delivered)},
+		} {
+			if math.Abs(c.bins-c.got) > 1e-6*max(1, c.bins) {
+				t.Errorf("%s: %s: the bins count %.3f packets delivered, the sources %.0f", cc, c.what, c.bins, c.got)
+			}
+		}
+		// the victims' rates, per victim over the window
+		per := func(n int64) float64 { return float64(n) * r.PacketNs / (r.WindowUs * 1000) / float64(r.Victims) }
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9 }
+		if !near(r.VictimOffered, per(victims.offered)) || !near(r.VictimAccepted, per(victims.accepted)) ||
+			!near(r.VictimBacklog, per(victims.backlog)) || !near(r.VictimDelivered, per(victims.delivered)) ||
+			!near(r.VictimDrained, per(victims.delivered-victims.accepted)) {
+			t.Errorf("%s: victims offered %.4f / accepted %.4f / backlog %.4f / drained %.4f / delivered %.4f; the sources give %.4f / %.4f / %.4f / %.4f / %.4f",
+				cc, r.VictimOffered, r.VictimAccepted, r.VictimBacklog, r.VictimDrained, r.VictimDelivered,
+				per(victims.offered), per(victims.accepted), per(victims.backlog), per(victims.delivered-victims.accepted), per(victims.delivered))
+		}
+		if r.VictimAccepted > r.VictimOffered+1e-12 || r.VictimDelivered > r.VictimOffered+r.VictimBacklog+1e-12 {
+			t.Errorf("%s: the victims' accepted load %.2f%% (delivered %.2f%%) against %.2f%% offered and a backlog of %.2f%% at the warm-up",
+				cc, 100*r.VictimAccepted, 100*r.VictimDelivered, 100*r.VictimOffered, 100*r.VictimBacklog)
+		}
+		t.Logf("%s: victims offered %.2f%%, accepted %.2f%%, backlog at the warm-up %.2f%%, drained %.2f%%, delivered %.2f%%",
+			cc, 100*r.VictimOffered, 100*r.VictimAccepted, 100*r.VictimBacklog, 100*r.VictimDrained, 100*r.VictimDelivered)
+	}
+}

@@ -10,7 +10,7 @@ import (
 )
 
 // Result is what one run measured. Rates are shares of one link's rate;
-// every statistic but the bins counts from the warm-up on.
+// every statistic but the bins and the backlog counts from the warm-up on.
 type Result struct {
 	CC             string  `json:"cc"`
 	Hosts          int     `json:"hosts"`
@@ -31,9 +31,22 @@ type Result struct {
 	SenderMin  float64 `json:"sender_min"`
 	SenderMax  float64 `json:"sender_max"`
 	SenderJain float64 `json:"sender_jain"`
-	// VictimOffered and VictimAccepted are per victim.
-	VictimOffered  float64 `json:"victim_offered"`
-	VictimAccepted float64 `json:"victim_accepted"`
+	// The victims' load, per victim (Source, summed over the victims):
+	// VictimOffered is the data of the messages created in the window and
+	// VictimAccepted the part of it delivered by the end, so accepted
+	// never exceeds offered; VictimBacklog is the data offered before the
+	// warm-up and not yet delivered at it, VictimDrained the part of the
+	// backlog delivered in the window. VictimDelivered, accepted plus
+	// drained, is all the victims' data delivered in the window (the
+	// bins' rate).
+	VictimOffered   float64 `json:"victim_offered"`
+	VictimAccepted  float64 `json:"victim_accepted"`
+	VictimBacklog   float64 `json:"victim_backlog"`
+	VictimDrained   float64 `json:"victim_drained"`
+	VictimDelivered float64 `json:"victim_delivered"`
+	// Sources are the hosts that send (victims and hot-spot senders), in
+	// host order, in packets.
+	Sources []Source `json:"sources"`
 	// VictimLatencyNs is the mean in-flight latency of the victims'
 	// packets (from the NIC's transmission of the delivered copy to its
 	// tail's arrival, S2:L146), VictimZeroLoadNs the mean the same packets
@@ -65,6 +78,21 @@ type Result struct {
 	Bins           []Bin   `json:"bins"`
 }
 
+// Source is one sending host's data in packets: Offered the packets of
+// its messages created in the window and Accepted the part of them
+// delivered by the end of the run; Backlog the packets of its messages
+// created before the warm-up and not delivered at it, Drained the part of
+// them delivered in the window. Accepted <= Offered and Drained <= Backlog:
+// a source delivers at most Offered + Backlog in the window.
+type Source struct {
+	Host     int   `json:"host"`
+	Hot      bool  `json:"hot"` // a hot-spot sender; else a victim
+	Offered  int64 `json:"offered"`
+	Accepted int64 `json:"accepted"`
+	Backlog  int64 `json:"backlog"`
+	Drained  int64 `json:"drained"`
+}
+
 // Bin is one time bin of the whole run (warm-up included): the rate
 // delivered to the hot spot, the victims' rate (per victim) and their
 // mean in-flight latency.
@@ -88,9 +116,21 @@ func (s *sim) result() *Result {
 		SpecDropped: st.specDropped, Stale: st.stale, Marks: st.marks, CNs: st.cns, PeakVOQ: st.peakVOQ,
 		Events: st.events, BlockEvents: st.blockEvents}
 	var shares []float64
+	var victims Source
 	for _, h := range s.hosts {
+		if !h.victim && !h.hot {
+			continue
+		}
+		l := st.load[h.id]
+		src := Source{Host: h.id, Hot: h.hot, Offered: l.offered, Accepted: l.accepted,
+			Backlog: l.preOffered - l.preDelivered, Drained: l.drained}
+		r.Sources = append(r.Sources, src)
 		if h.victim {
 			r.Victims++
+			victims.Offered += src.Offered
+			victims.Accepted += src.Accepted
+			victims.Backlog += src.Backlog
+			victims.Drained += src.Drained
 		}
 		if h.hot {
 			shares = append(shares, float64(st.perSender[h.id])*pkt/win)
@@ -101,8 +141,10 @@ func (s *sim) result() *Result {
 		r.SenderMin, r.SenderMax, r.SenderJain = shares[0], shares[len(shares)-1], netsim.Jain(shares)
 	}
 	if r.Victims > 0 {
-		r.VictimOffered = float64(st.victimOffered) * pkt / win / float64(r.Victims)
-		r.VictimAccepted = float64(st.victimDelivered) * pkt / win / float64(r.Victims)
+		per := func(n int64) float64 { return float64(n) * pkt / win / float64(r.Victims) }
+		r.VictimOffered, r.VictimAccepted = per(victims.Offered), per(victims.Accepted)
+		r.VictimBacklog, r.VictimDrained = per(victims.Backlog), per(victims.Drained)
+		r.VictimDelivered = per(victims.Accepted + victims.Drained)
 	}
 	if st.victimDelivered > 0 {
 		r.VictimLatencyNs = st.victimLat / float64(st.victimDelivered) / 1000
@@ -152,6 +194,8 @@ func WriteTable(w io.Writer, rs []*Result) error {
 	row("hot-spot sender min / max", func(r *Result) string { return pct(r.SenderMin) + " / " + pct(r.SenderMax) })
 	row("hot-spot sender fairness (Jain)", func(r *Result) string { return fmt.Sprintf("%.3f", r.SenderJain) })
 	row("victim offered / accepted", func(r *Result) string { return pct(r.VictimOffered) + " / " + pct(r.VictimAccepted) })
+	row("  backlog at warm-up / drained", func(r *Result) string { return pct(r.VictimBacklog) + " / " + pct(r.VictimDrained) })
+	row("  delivered (accepted + drained)", func(r *Result) string { return pct(r.VictimDelivered) })
 	row("victim in-flight latency", func(r *Result) string { return ns(r.VictimLatencyNs) })
 	row("  zero-load / max", func(r *Result) string { return ns(r.VictimZeroLoadNs) + " / " + ns(r.VictimLatencyMaxNs) })
 	row("  x zero-load", func(r *Result) string { return fmt.Sprintf("%.2f", ratio(r.VictimLatencyNs, r.VictimZeroLoadNs)) })

@@ -254,6 +254,7 @@ func Run(cfg Config, m Models) (*Result, error) {
 	}
 	s.st.bins = make([]bin, (s.endPs+s.binPs-1)/s.binPs)
 	s.st.perSender = make([]int64, cfg.Hosts())
+	s.st.load = make([]load, cfg.Hosts())
 	s.build()
 	s.open()
 	s.startTraffic()
@@ -425,9 +426,21 @@ func (s *sim) startTraffic() {
 
 func (s *sim) gap() int64 { return s.now + int64(s.traffic.ExpFloat64()*s.gapMeanPs) + 1 }
 
+// offer counts the packets of a message just created: offered in the
+// window, or before the warm-up.
+func (s *sim) offer(m *message) {
+	l := &s.st.load[m.src]
+	if m.createdPs >= s.warmPs {
+		l.offered += int64(m.packets)
+	} else {
+		l.preOffered += int64(m.packets)
+	}
+}
+
 // queueMessage hands a message to its send queue.
 func (s *sim) queueMessage(h *host, m *message) {
 	m.createdPs = s.now
+	s.offer(m)
 	q := &h.queues[m.dst]
 	q.msgs = append(q.msgs, m)
 	if len(q.msgs) == 1 {
@@ -454,7 +467,9 @@ func (s *sim) messageSent(h *host, q *sendQueue) {
 	q.msgs[0] = nil
 	q.msgs = q.msgs[1:]
 	if m.hot {
-		q.msgs = append(q.msgs, &message{src: h.id, dst: m.dst, packets: m.packets, hot: true, createdPs: s.now})
+		next := &message{src: h.id, dst: m.dst, packets: m.packets, hot: true, createdPs: s.now}
+		s.offer(next)
+		q.msgs = append(q.msgs, next)
 	}
 	if len(q.msgs) > 0 {
 		q.msgs[0].firstSeq = m.firstSeq + uint64(m.packets)
