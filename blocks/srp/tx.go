@@ -17,6 +17,9 @@ type TxParams struct {
 	TimeW          int
 	Depth          int
 	WaitSlots      int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
+	// WaitGrant is next_chunk = "after_grant": a chunk's
+	// reservation waits until the grant of the chunk before has arrived
+	WaitGrant bool
 
 	Formal connpipe.Formal
 	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
@@ -44,7 +47,7 @@ func DefaultTxParams() TxParams {
 
 // Golden is the golden model's view of the parameters.
 func (p TxParams) Golden() gsrp.TxParams {
-	return gsrp.TxParams{NMin: p.NMin, NMax: p.NMax, MW: p.MW, SeqW: p.SeqW, TimeW: p.TimeW, NumConn: p.NumConn, ConnW: p.ConnW, KindW: TxKindW}
+	return gsrp.TxParams{NMin: p.NMin, NMax: p.NMax, MW: p.MW, SeqW: p.SeqW, TimeW: p.TimeW, NumConn: p.NumConn, ConnW: p.ConnW, KindW: TxKindW, WaitGrant: p.WaitGrant}
 }
 
 // NW is the width of a chunk's packet count (0..n_max).
@@ -135,6 +138,9 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 	m := hdlgen.NewModule("srp_tx", "SRP sender (S2), one word per destination send queue in block RAM,\npipelined shell (docs/pipeline.md). Behaviour: docs/blocks/srp.md.")
 	nm, nw, sw, tw := int(p.NMax), p.NW(), p.SeqW, p.TimeW
 	m.Note("NumConn = %d, ConnW = %d, n_min = %d, n_max = %d, MW = %d, SeqW = %d, TimeW = %d", p.NumConn, p.ConnW, p.NMin, p.NMax, p.MW, sw, tw)
+	if p.WaitGrant {
+		m.Note("next_chunk = after_grant (A-37): a chunk's reservation waits for the grant of the chunk before")
+	}
 	word := TxWordLayout(p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: TxKindW, NumKinds: TxNumKinds, KindNames: TxKindNames,
@@ -178,7 +184,15 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 		// the next chunk, when a send finds the chunk complete and packets left
 		// (decided in a stage of their own: the test of the chunk and the
 		// word's muxes it selects do not fit one clock, 7.02 ns on ECP5)
-		start := st.Cut("chunk_start", isSend.And(complete).And(left.Any()).Named("chunk_start"))
+		startIf := isSend.And(complete).And(left.Any())
+		// after_grant: not while the chunk's reservation awaits its
+		// grant (after open there is no chunk; a bypassed one made none)
+		var awaiting hdlgen.Expr
+		if p.WaitGrant {
+			awaiting = n.Any().And(granted.Not()).Named("grant_awaited")
+			startIf = startIf.And(awaiting.Not())
+		}
+		start := st.Cut("chunk_start", startIf.Named("chunk_start"))
 		nmaxM := hdlgen.Const(p.MW, p.NMax)
 		short := left.Lt(nmaxM).Named("left_short")
 		n1 := st.Cut("chunk_n", hdlgen.Mux(short, left.Keep(nw-1, 0), hdlgen.Const(nw, p.NMax)).Named("chunk_n"))
@@ -216,8 +230,14 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 		pktIdx := hdlgen.Mux(specSend, cNext, nsIdx).Named("pkt_index")
 		pktSeq := cBase.Add(pktIdx.ZExt(sw)).Named("pkt_seq")
 
-		// grant, ack, nack
-		grantOK := isGrant.And(n.Any()).And(granted.Not()).And(complete.Not()).And(eseq.Eq(base)).Named("grant_ok")
+		// grant, ack, nack: a grant for the chunk while it awaits one; a
+		// complete chunk awaits none after_sent, and its own after_grant
+		var grantOK hdlgen.Expr
+		if p.WaitGrant {
+			grantOK = isGrant.And(awaiting).And(eseq.Eq(base)).Named("grant_ok")
+		} else {
+			grantOK = isGrant.And(n.Any()).And(granted.Not()).And(complete.Not()).And(eseq.Eq(base)).Named("grant_ok")
+		}
 		rel := eseq.Sub(base).Named("ack_index")
 		inChunk := rel.Lt(n.ZExt(sw)).Named("ack_in_chunk")
 		relBit := onehot(rel.Keep(nw-1, 0), nm, "ack_bit")

@@ -23,6 +23,7 @@ func TxDescriptor() block.Block {
 			{Name: "message_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of a message's length in packets"},
 			{Name: "seq_width", Kind: block.Whole, Lo: 1, Hi: 32, Unit: "bits", Doc: "width of a sequence number; at least two chunks' worth"},
 			{Name: "time_width", Kind: block.Whole, Lo: 2, Hi: 63, Unit: "bits", Doc: "width of s_event_now and t_s"},
+			{Name: "next_chunk", Kind: block.String, Options: txNextChunk, Doc: "when the next chunk's reservation goes out (A-37, S2:L76): after_sent, at the first send once every packet of the chunk is delivered; after_grant, not before the chunk's grant has also arrived"},
 			block.DepthAttr,
 			block.WaitSlotsAttr,
 		},
@@ -85,6 +86,7 @@ func resolveTx(s block.Section, env block.Env) TxParams {
 	}
 	p.SeqW = int(s.Whole("seq_width", 16, block.Default, "16-bit sequence numbers"))
 	p.TimeW = int(s.Whole("time_width", env.TimeW, block.Derived, "hardware.time_width"))
+	p.WaitGrant = s.Choice("next_chunk", txNextChunk[0], "A-37: \"after S has transmitted all n packets successfully\" (S2:L76), grant or not") == txNextChunk[1]
 	if err := gsrp.ValidateTx(p.Golden()); err != nil {
 		s.Errorf(block.FirstSet(s, "n_min", "n_min", "n_max", "seq_width", "message_width", "time_width"), "%v", err)
 		return DefaultTxParams()
@@ -96,6 +98,9 @@ func resolveTx(s block.Section, env block.Env) TxParams {
 	p.Depth = depth
 	return p
 }
+
+// txNextChunk are next_chunk's values, the default first.
+var txNextChunk = []string{"after_sent", "after_grant"}
 
 // TxOf is the parameters of block srp_tx in a configuration.
 func TxOf(c block.Config) (TxParams, error) { return block.ParamsOf[TxParams](c, "srp_tx") }
@@ -160,8 +165,13 @@ func txFormalJobs() []block.FormalJob {
 	mid := TxParams{NumConn: 2, ConnW: 2, NMin: 4, NMax: 16, MW: 6, SeqW: 6, TimeW: 6}
 	mid.Depth = connpipe.MustDepth(NeededTxDepth(mid))
 	small := SmallTxParams()
+	// A-37's after_grant: the grant of a complete chunk is taken, and the
+	// next chunk waits for it
+	wait := small
+	wait.WaitGrant = true
 	return []block.FormalJob{
 		txFormalJob("srp_tx", fmt.Sprintf("NumConn 2, n_min 2, n_max 2, MW 3, SeqW 3, TimeW 4, depth %d", small.Depth), small, true),
 		txFormalJob("srp_tx_s2", "S2's n_min 4 and n_max 16, 6-bit lengths, sequence numbers and time", mid, false),
+		txFormalJob("srp_tx_after_grant", fmt.Sprintf("next_chunk after_grant (A-37), NumConn 2, n_min 2, n_max 2, MW 3, SeqW 3, TimeW 4, depth %d", wait.Depth), wait, false),
 	}
 }

@@ -13,7 +13,9 @@ import (
 
 // srp_tx's RTL equals its golden model with the stimulus playing host and
 // network (every outcome reached), under the hazard profile, and with S2's
-// parameters on narrow counters that wrap often; each mutant fails.
+// parameters on narrow counters that wrap often, each also with
+// next_chunk = after_grant (A-37: sends held for a grant reached); each
+// mutant fails.
 func TestTxEquivalenceAndMutants(t *testing.T) {
 	blockeq.NeedVerilator(t)
 	t.Parallel()
@@ -30,6 +32,15 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 	if one.Depth, err = srp.NeededTxDepth(one); err != nil {
 		t.Fatal(err)
 	}
+	// A-37's after_grant on the default and the narrow counters
+	waitGrant := func(p srp.TxParams) srp.TxParams {
+		p.WaitGrant = true
+		if p.Depth, err = srp.NeededTxDepth(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	wait, narrowWait := waitGrant(srp.DefaultTxParams()), waitGrant(narrow)
 	for _, tc := range []struct {
 		name    string
 		p       srp.TxParams
@@ -40,6 +51,9 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 		{"default-hazard", srp.DefaultTxParams(), "hazard", false},
 		{"narrow", narrow, "mixed", true},
 		{"n_max 1", one, "mixed", true},
+		{"after_grant", wait, "mixed", true},
+		{"after_grant-hazard", wait, "hazard", false},
+		{"narrow after_grant", narrowWait, "mixed", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := blockeq.NewBenchProfile(blocks.DefaultConfig().Clone().Set("srp_tx", tc.p), "srp_tx", tc.profile, 17)
@@ -56,26 +70,37 @@ func TestTxEquivalenceAndMutants(t *testing.T) {
 			}
 		})
 	}
-	cfg := blocks.DefaultConfig()
+	cfg, cfgWait := blocks.DefaultConfig(), blocks.DefaultConfig().Clone().Set("srp_tx", wait)
 	for _, tc := range []struct {
 		name string
+		cfg  blocks.Config
 		mut  hdlgen.Mutation
 	}{
-		{"speculation after a NACK", hdlgen.Mutation{Node: "new_halted", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		{"speculation after a NACK", cfg, hdlgen.Mutation{Node: "new_halted", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.And(get("c_halted"))
 		}}},
-		{"non-speculative sends before t_s", hdlgen.Mutation{Node: "ts_reached", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		{"non-speculative sends before t_s", cfg, hdlgen.Mutation{Node: "ts_reached", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.Or(get("c_granted"))
 		}}},
-		{"highest packet first", hdlgen.Mutation{Node: "todo_lowest", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+		{"highest packet first", cfg, hdlgen.Mutation{Node: "todo_lowest", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
 			todo := get("todo")
 			top := todo.Bit(todo.Width() - 1)
 			return hdlgen.Mux(top.And(orig.Bit(todo.Width()-1).Not()), hdlgen.Const(todo.Width(), 1).Shl(todo.Width()-1), orig)
 		}}},
-		{"the packet after the lowest numbered", hdlgen.Mutation{Node: "ns_index", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+		{"the packet after the lowest numbered", cfg, hdlgen.Mutation{Node: "ns_index", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.Add(hdlgen.Const(orig.Width(), 1))
 		}}},
+		// after_grant: the next chunk starts without waiting for the
+		// grant (after_sent's start) ...
+		{"after_grant: next chunk before the grant", cfgWait, hdlgen.Mutation{Node: "grant_awaited", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return hdlgen.Const(orig.Width(), 0)
+		}}},
+		// ... or the grant of a delivered chunk is stale (after_sent's
+		// grant test), so the next chunk waits for ever
+		{"after_grant: grant of a delivered chunk stale", cfgWait, hdlgen.Mutation{Node: "grant_ok", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(get("complete").Not())
+		}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { blockeq.MutantMustFail(t, cfg, "srp_tx", tc.mut, 19, 1_000_000) })
+		t.Run(tc.name, func(t *testing.T) { blockeq.MutantMustFail(t, tc.cfg, "srp_tx", tc.mut, 19, 1_000_000) })
 	}
 }

@@ -14,7 +14,9 @@ import (
 // each event, which is the order the block executes them in) to learn
 // which reservations and speculative packets went out, and answers them
 // later with grants, ACKs and NACKs, besides stale answers, busy messages
-// and errors. Its coverage is every outcome.
+// and errors. Its coverage is every outcome, and with next_chunk =
+// after_grant a send held for a grant and the grant that releases
+// it.
 
 // txMix is the event mix of the srp_tx stimulus.
 type txMix struct {
@@ -148,7 +150,13 @@ func (d *txDraw) event(f []uint64) {
 	var r gsrp.TxResult
 	d.shadow.StepTo(&e, &r)
 	if r.Res {
-		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: gsrp.TxGrant, seq: r.Seq, dueEvents: d.n + 5 + d.r.Below(60)})
+		due := d.n + 5 + d.r.Below(60)
+		if d.p.WaitGrant && d.r.Below(4) == 0 {
+			// after_grant: a grant late enough for its chunk's
+			// ACKs to come first, so that the next chunk waits for it
+			due += 100 + d.r.Below(300)
+		}
+		d.pending = append(d.pending, txAnswer{conn: uint64(e.Conn), kind: gsrp.TxGrant, seq: r.Seq, dueEvents: due})
 	}
 	if r.Pkt && r.Spec {
 		kind := gsrp.TxAck
@@ -180,53 +188,89 @@ func txStimulus(p TxParams, profile string, r *stim.Rand) (stim.Source, stim.Cov
 	return src, newTxCoverage(p), nil
 }
 
+// txTrack is what the coverage learns of a queue from its results: the
+// packets of the chunk reserved last (0: none since the queue opened or
+// took a message) and its ACKs, whether its grant came, and whether the
+// message ended.
+type txTrack struct {
+	n, acked       uint64
+	granted, ended bool
+}
+
 // txCoverage counts the outcomes of srp_tx a run reached, from the golden
 // results (conn, kind, pkt, seq, spec, res, res_n, stale, busy, msg_done,
 // error, and the members of a shell with wait slots).
-type txCoverage struct{ stim.Cases }
+type txCoverage struct {
+	stim.Cases
+	queues []txTrack
+}
 
 // newTxCoverage expects every case of p: with n_max 1 a chunk is one
-// packet, sent with its reservation, so no later speculative send exists.
+// packet, sent with its reservation, so no later speculative send exists;
+// a send held for a grant, and the grant of a delivered chunk, exist only
+// after_grant.
 func newTxCoverage(p TxParams) *txCoverage {
-	c := &txCoverage{stim.NewCases("open", "message accepted", "message while busy", "reservation with the first speculative packet",
-		"speculative send", "non-speculative send", "send with nothing to send", "grant", "stale grant", "ack", "nack",
-		"stale ack or nack", "message delivered", "error")}
+	c := &txCoverage{Cases: stim.NewCases("open", "message accepted", "message while busy", "reservation with the first speculative packet",
+		"speculative send", "non-speculative send", "send with nothing to send", "reserve held for grant", "grant",
+		"grant of a delivered chunk", "stale grant", "ack", "nack", "stale ack or nack", "message delivered", "error"),
+		queues: make([]txTrack, p.NumConn)}
 	c.Skip("speculative send", p.NMax == 1)
+	c.Skip("reserve held for grant", !p.WaitGrant)
+	c.Skip("grant of a delivered chunk", !p.WaitGrant)
 	return c
 }
 
+// Count classifies a result; the queue's track tells a send held for a
+// grant (the chunk reserved last is ACKed throughout and the message
+// goes on, so the send would start the next chunk after_sent) from one
+// with nothing to send.
 func (c *txCoverage) Count(res []uint64) {
 	kind := gsrp.TxKind(res[1])
 	pkt, spec, reserved, stale, busy, msgDone := res[2] == 1, res[4] == 1, res[5] == 1, res[7] == 1, res[8] == 1, res[9] == 1
-	switch {
-	case res[10] == 1:
+	if res[10] == 1 {
 		c.Add("error")
+		return
+	}
+	q := &c.queues[res[0]]
+	delivered := q.n > 0 && q.acked == q.n
+	switch {
 	case kind == gsrp.TxOpen:
 		c.Add("open")
+		*q = txTrack{}
 	case kind == gsrp.TxMsg && busy:
 		c.Add("message while busy")
 	case kind == gsrp.TxMsg:
 		c.Add("message accepted")
+		*q = txTrack{} // a message that bypasses SRP replaces the chunk
 	case kind == gsrp.TxSend && reserved:
 		c.Add("reservation with the first speculative packet")
+		*q = txTrack{n: res[6]}
 	case kind == gsrp.TxSend && pkt && spec:
 		c.Add("speculative send")
 	case kind == gsrp.TxSend && pkt:
 		c.Add("non-speculative send")
+	case kind == gsrp.TxSend && delivered && !q.granted && !q.ended:
+		c.Add("reserve held for grant")
 	case kind == gsrp.TxSend:
 		c.Add("send with nothing to send")
 	case kind == gsrp.TxGrant && stale:
 		c.Add("stale grant")
+	case kind == gsrp.TxGrant && delivered:
+		c.Add("grant of a delivered chunk")
+		q.granted = true
 	case kind == gsrp.TxGrant:
 		c.Add("grant")
+		q.granted = true
 	case stale:
 		c.Add("stale ack or nack")
 	case kind == gsrp.TxAck:
 		c.Add("ack")
+		q.acked++
 	default:
 		c.Add("nack")
 	}
 	if msgDone {
 		c.Add("message delivered")
+		q.ended = true
 	}
 }

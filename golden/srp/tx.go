@@ -25,7 +25,23 @@ import (
 //     (S2:L205).
 //   - The chunk is complete when every packet is ACKed or was sent
 //     non-speculatively; the next send opportunity starts the next chunk
-//     (S2:L76).
+//     (S2:L76; by default, A-37 below).
+//
+// When the next chunk may start is A-37 (this project's label: the
+// paper's "After S has transmitted all n packets successfully, any
+// future transmission between S and D repeats this reservation process",
+// S2:L76, says nothing of a grant still on its way). By default
+// (after_sent) the next chunk starts as soon as the chunk is complete,
+// even when every packet got through speculatively before the grant came
+// back; that grant is then Stale. With WaitGrant (after_grant) the
+// reservation process ends with its grant (R, G(t_s), then the packets):
+// a complete chunk whose grant has not arrived holds the next chunk's
+// reservation, its send opportunities send nothing, and its grant, when
+// it comes, is taken (not Stale) and lets the next send start the next
+// chunk. Only the grant's arrival is waited for, not t_s: t_s times the
+// chunk's non-speculative packets, and it has none left. The next
+// chunk may be a new message's first; a message that bypasses SRP makes
+// no reservation and does not wait (the grant awaited is then Stale).
 //
 // Choices where the paper is silent:
 //   - One message at a time per send queue: a message for a busy queue is
@@ -80,6 +96,9 @@ type TxParams struct {
 	NumConn    int    // send queues
 	ConnW      int
 	KindW      int
+	// WaitGrant holds a chunk's reservation until the grant of the chunk
+	// before it has arrived (A-37's after_grant; false: after_sent)
+	WaitGrant bool
 }
 
 // ValidateTx reports parameters the model cannot run.
@@ -144,6 +163,10 @@ type TxState struct {
 func (s *TxState) complete() bool { return s.Done == uint64(1)<<s.N-1 }
 func (s *TxState) idle() bool     { return s.Left == 0 && s.complete() }
 
+// awaitingGrant: the chunk's reservation went out and its grant has not
+// come back (a bypassed chunk made none; after open there is no chunk).
+func (s *TxState) awaitingGrant() bool { return s.N > 0 && !s.Granted }
+
 // TxModel is srp_tx over a table of send queues.
 type TxModel struct {
 	p     TxParams
@@ -192,7 +215,7 @@ func (m *TxModel) StepTo(e *TxEvent, r *TxResult) {
 			s.Left = msgLen
 		}
 	case TxSend:
-		if s.complete() && s.Left > 0 { // the next chunk: its reservation
+		if s.complete() && s.Left > 0 && !(p.WaitGrant && s.awaitingGrant()) { // the next chunk: its reservation
 			n := min(s.Left, p.NMax)
 			*s = TxState{Left: s.Left - n, Base: (s.Base + s.N) & smask, N: n}
 			r.Res, r.ResN = true, n
@@ -211,7 +234,9 @@ func (m *TxModel) StepTo(e *TxEvent, r *TxResult) {
 			}
 		}
 	case TxGrant:
-		if s.N == 0 || s.Granted || s.complete() || (e.Seq&smask) != s.Base {
+		// after_sent: a complete chunk needs no grant; after_grant: it
+		// waits for this one
+		if !s.awaitingGrant() || !p.WaitGrant && s.complete() || (e.Seq&smask) != s.Base {
 			r.Stale = true
 			return
 		}

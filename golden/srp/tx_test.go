@@ -1,6 +1,7 @@
 package srp
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -82,18 +83,27 @@ func TestTxHandSequence(t *testing.T) {
 // Under random events (grants, ACKs and NACKs mostly for packets that
 // are outstanding), the sender's word keeps its invariants: the chunk is
 // at most n_max, speculation stays within the packets sent, and a packet
-// is never both outstanding and delivered. Every message ends.
+// is never both outstanding and delivered. Every message ends. With
+// WaitGrant (A-37) a reservation never goes out while the one before it
+// awaits its grant.
 func TestTxInvariantsRandom(t *testing.T) {
+	for _, wait := range []bool{false, true} {
+		t.Run(fmt.Sprintf("WaitGrant=%v", wait), func(t *testing.T) { txInvariantsRandom(t, wait) })
+	}
+}
+
+func txInvariantsRandom(t *testing.T, wait bool) {
 	p := txParams()
-	p.NumConn = 1
+	p.NumConn, p.WaitGrant = 1, wait
 	m, _ := NewTxModel(p)
 	rng := rand.New(rand.NewPCG(3, 4))
 	var r TxResult
-	now, msgs, ends := uint64(0), 0, 0
+	now, msgs, ends, held := uint64(0), 0, 0, 0
 	m.StepTo(&TxEvent{Kind: TxOpen}, &r)
 	for i := 0; i < 1_000_000; i++ {
 		now += rng.Uint64N(40)
 		s := m.State(0)
+		before := s
 		e := TxEvent{Now: now}
 		switch k := rng.IntN(10); {
 		case k == 0:
@@ -112,6 +122,12 @@ func TestTxInvariantsRandom(t *testing.T) {
 		if e.Kind == TxMsg && !r.Busy {
 			msgs++
 		}
+		if r.Res && wait && before.N > 0 && !before.Granted {
+			t.Fatalf("event %d %+v: a reservation while the one before awaits its grant: state before %+v", i, e, before)
+		}
+		if e.Kind == TxSend && !r.Pkt && before.Left > 0 && before.complete() {
+			held++
+		}
 		if r.MsgDone {
 			ends++
 		}
@@ -122,5 +138,92 @@ func TestTxInvariantsRandom(t *testing.T) {
 	}
 	if msgs < 5000 || ends < msgs-1 {
 		t.Errorf("%d messages, %d ended", msgs, ends)
+	}
+	// a send that finds the chunk delivered and packets left starts the
+	// next chunk, unless it waits for the grant
+	if (held > 0) != wait {
+		t.Errorf("WaitGrant %v: %d sends held for a grant", wait, held)
+	}
+	t.Logf("%d messages, %d sends held for a grant", msgs, held)
+}
+
+// A-37 on the smallest case that shows it: chunks of 2 packets (n_min 2,
+// n_max 2), each ACKed before its chunk's grant comes back. S2:L76 ends a
+// chunk with "After S has transmitted all n packets successfully, any
+// future transmission between S and D repeats this reservation process".
+// after_sent reads that as "once every packet is delivered": the next
+// chunk's reservation goes out at the first send after the last ACK, and
+// the late grant is stale. after_grant ends the process with its grant:
+// the sends between the last ACK and the grant send nothing, the grant is
+// taken, and the next send starts the chunk (before t_s: only the grant
+// is awaited). A new message's first chunk waits the same way; a message
+// that bypasses SRP reserves nothing and waits for nothing, in both.
+func TestTxNextChunkA37(t *testing.T) {
+	p := TxParams{NMin: 2, NMax: 2, MW: 8, SeqW: 8, TimeW: 16, NumConn: 1, ConnW: 1, KindW: 3}
+	res := func(seq uint64) TxResult { return TxResult{Res: true, ResN: 2, Pkt: true, Spec: true, Seq: seq} }
+	spec := func(seq uint64) TxResult { return TxResult{Pkt: true, Spec: true, Seq: seq} }
+	type step struct {
+		what                string
+		kind                TxKind
+		m, seq, ts, now     uint64
+		afterSent, afterGnt TxResult
+	}
+	same := func(what string, kind TxKind, m, seq, ts, now uint64, r TxResult) step {
+		return step{what, kind, m, seq, ts, now, r, r}
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"two chunks, then a message", []step{
+			same("message of 4: two chunks", TxMsg, 4, 0, 0, 10, TxResult{}),
+			same("R(2) with packet 0", TxSend, 0, 0, 0, 11, res(0)),
+			same("packet 1", TxSend, 0, 0, 0, 12, spec(1)),
+			same("ack 0", TxAck, 0, 0, 0, 13, TxResult{}),
+			same("ack 1: the chunk is delivered, its grant is not back", TxAck, 0, 1, 0, 14, TxResult{}),
+			{"the next send", TxSend, 0, 0, 0, 15, res(2), TxResult{}},
+			{"the first chunk's grant, t_s ahead", TxGrant, 0, 0, 1000, 16, TxResult{Stale: true}, TxResult{}},
+			{"a send before t_s", TxSend, 0, 0, 0, 17, spec(3), res(2)},
+			{"a send", TxSend, 0, 0, 0, 18, TxResult{}, spec(3)},
+			same("ack 2", TxAck, 0, 2, 0, 19, TxResult{}),
+			same("ack 3: the message is delivered, the second grant is not back", TxAck, 0, 3, 0, 20, TxResult{MsgDone: true}),
+			same("a new message of 4", TxMsg, 4, 0, 0, 21, TxResult{}),
+			{"its first send", TxSend, 0, 0, 0, 22, res(4), TxResult{}},
+			{"the second chunk's grant", TxGrant, 0, 2, 40, 23, TxResult{Stale: true}, TxResult{}},
+			{"a send", TxSend, 0, 0, 0, 24, spec(5), res(4)},
+		}},
+		{"a bypassed message in between", []step{
+			same("message of 2: one chunk", TxMsg, 2, 0, 0, 10, TxResult{}),
+			same("R(2) with packet 0", TxSend, 0, 0, 0, 11, res(0)),
+			same("packet 1", TxSend, 0, 0, 0, 12, spec(1)),
+			same("ack 0", TxAck, 0, 0, 0, 13, TxResult{}),
+			same("ack 1: delivered, the grant is not back", TxAck, 0, 1, 0, 14, TxResult{MsgDone: true}),
+			same("message of 1: bypasses SRP", TxMsg, 1, 0, 0, 15, TxResult{}),
+			same("its packet at once, non-speculatively", TxSend, 0, 0, 0, 16, TxResult{Pkt: true, Seq: 2, MsgDone: true}),
+			same("the chunk's grant: no chunk waits for it", TxGrant, 0, 0, 100, 17, TxResult{Stale: true}),
+			same("message of 2", TxMsg, 2, 0, 0, 18, TxResult{}),
+			same("R(2) at once", TxSend, 0, 0, 0, 19, res(3)),
+		}},
+	} {
+		for _, wait := range []bool{false, true} {
+			p.WaitGrant = wait
+			m, err := NewTxModel(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r TxResult
+			m.StepTo(&TxEvent{Kind: TxOpen}, &r)
+			for _, s := range tc.steps {
+				m.StepTo(&TxEvent{Kind: s.kind, M: s.m, Seq: s.seq, Ts: s.ts, Now: s.now}, &r)
+				want := s.afterSent
+				if wait {
+					want = s.afterGnt
+				}
+				want.Kind = s.kind
+				if r != want {
+					t.Errorf("%s, WaitGrant %v: %s: %+v, want %+v", tc.name, wait, s.what, r, want)
+				}
+			}
+		}
 	}
 }
