@@ -33,8 +33,10 @@ It prints, per initiator count and control, the effective bandwidth (the
 thesis's maximum is 2; the bound beside it counts the 1-flit requests and
 acks), the packet latency (average, 99th percentile, maximum), and for 3CPO
 the spacing of each initiator's writes against N x 10 cycles and the
-watermarks' range. docs/sim.md explains the choices. The same flags print
-the same bytes.`,
+watermarks' range. docs/sim.md explains the choices. --max-cost sets
+irl_tokens's max_cost, which also bounds how much of the matched tokens an
+initiator owes one send pays (docs/blocks/3cpo.md, "The gap to the
+hand-tuned window"). The same flags print the same bytes.`,
 		Example: "  nicgen scenario collective\n" +
 			"  nicgen scenario collective --initiators 64,8 --control window,3cpo\n" +
 			"  nicgen scenario collective --gpus 16 --transactions 32 --svg build/collective --json",
@@ -100,6 +102,7 @@ the same bytes.`,
 	f.IntVar(&st.Base.Window, "window", 0, "the static window per operation type (0: S3 Table 6.1's for the initiator count)")
 	f.IntVar(&st.Base.Hops, "hops", st.Base.Hops, "switches on a path (latency only; 3: the thesis's two-level tree)")
 	f.IntVar(&st.Base.BufferFlits, "buffer", st.Base.BufferFlits, "flits of each output port's request VC")
+	f.Int32Var(&st.Base.IRL.MaxCost, "max-cost", st.Base.IRL.MaxCost, "irl_tokens's max_cost: the most tokens one send takes, its own flits and the matched tokens it pays (the rest waits for the next send)")
 	f.BoolVar(&asJSON, "json", false, "print the runs as JSON")
 	pl.add(cmd, "draw PREFIX-bandwidth.EXT, PREFIX-latency.EXT and PREFIX-watermark.EXT (atomically)")
 	return cmd

@@ -73,7 +73,7 @@ func TestCollectiveSVGAndJSON(t *testing.T) {
 func TestCollectiveBadFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"--initiators", "0"}, {"--gpus", "8", "--initiators", "9"}, {"--control", "aimd"},
-		{"--transactions", "0"}, {"--gpus", "1"}, {"--hops", "0"}, {"--buffer", "1"}, {"--window", "-1"}} {
+		{"--transactions", "0"}, {"--gpus", "1"}, {"--hops", "0"}, {"--buffer", "1"}, {"--window", "-1"}, {"--max-cost", "8"}, {"--max-cost", "70000"}} {
 		out, err := runCLI(t, append([]string{"scenario", "collective"}, args...)...)
 		if exitCode(err) != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s", args, exitCode(err), out)

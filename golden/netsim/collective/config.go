@@ -88,6 +88,9 @@ type Config struct {
 	DataFlits   int // a data packet: 128 B payload and a 16 B header in 16 B flits (9)
 	// IRL and WM are the parameters of the irl_tokens and wm_ctrl units
 	// (their golden models; the Verilated blocks are built at the same).
+	// IRL.MaxCost also bounds what the loop makes one send pay of the
+	// matched tokens owed (sim.go, send): the rest waits for the VC's
+	// next send.
 	IRL   threecpo.IRLParams
 	WM    threecpo.WMFxParams
 	Match threecpo.MatchParams // MI parameters (Members is set from GPUs)
@@ -155,8 +158,8 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%d initiators need %d irl_tokens ports and %d wm_ctrl instances: the units have %d and %d",
 				c.Initiators, 2*c.Initiators, 2*c.Initiators, c.IRLPorts, c.WMInstances))
 		}
-		if c.IRL.MaxCost < int32(c.DataFlits) || c.IRL.WMMax != c.WM.WMMax {
-			errs = append(errs, fmt.Errorf("irl_tokens's max cost %d must hold a %d-flit packet, and its WM_MAX %d be wm_ctrl's %d",
+		if c.IRL.MaxCost < int32(c.DataFlits) || c.IRL.MaxCost > 1<<16 || c.IRL.WMMax != c.WM.WMMax {
+			errs = append(errs, fmt.Errorf("irl_tokens's max cost %d must hold a %d-flit packet and be at most 65536, and its WM_MAX %d be wm_ctrl's %d",
 				c.IRL.MaxCost, c.DataFlits, c.IRL.WMMax, c.WM.WMMax))
 		}
 	}

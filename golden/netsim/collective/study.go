@@ -73,7 +73,8 @@ func (r *StudyResult) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "each initiator: %d transactions (a read reduction, then its write multicast); window: S3 Table 6.1 per operation type\n", c.Transactions)
 	fmt.Fprintf(&b, "effective bandwidth: %d x %d flits per completed read reduction and per completed write, over cycles x GPUs (thesis's maximum 2; bound = the links' with the 1-flit requests and acks)\n", c.GPUs, c.DataFlits)
 	fmt.Fprintf(&b, "latency: packets delivered to GPUs, cycles, average / 99th percentile / maximum; spacing: cycles between an initiator's writes (middle half) against N x %d\n", c.DataFlits+1)
-	fmt.Fprintf(&b, "watermark: 3CPO's request and response watermarks of every initiator after every probe, over the run, its second half, and after each initiator's last probe (WM_MIN %d, WM_MAX %d)\n\n", c.WM.WMMin, c.WM.WMMax)
+	fmt.Fprintf(&b, "watermark: 3CPO's request and response watermarks of every initiator after every probe, over the run, its second half, and after each initiator's last probe (WM_MIN %d, WM_MAX %d)\n", c.WM.WMMin, c.WM.WMMax)
+	fmt.Fprintf(&b, "3CPO's matched tokens: paid with the next send of the VC their type gates; a send takes at most irl_tokens's max_cost (%d) of each type, its own flits included\n\n", c.IRL.MaxCost)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	hdr := []string{"initiators", "bound"}
 	if len(r.Rows) > 0 {
