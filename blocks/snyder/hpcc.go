@@ -162,6 +162,9 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		p.NumConn, p.ConnW, p.TimeW, p.SeqW, p.QW, p.TxW, p.IntW, p.FracW, p.MinCwnd, p.MaxCwnd, p.InitCwnd)
 	m.Note("B %g bytes/ns, T %d ns; U %d bits with %d fraction bits, eta %d; K1 %d >> %d, KB %d, EWMA weight in 2^-%d; stage %d; AI %d; K %d; SF %d; random feedback %v; VAI %v",
 		p.LinkBpns, p.BaseRTTNs, p.UW, p.UFrac, p.Eta, p.K1(), p.S1, p.KB(), p.G, p.MaxStage, p.AI, p.K, p.SF, p.RandomFeedback, p.VAI != nil)
+	if p.SF > 0 && p.SFKeepsRTT {
+		m.Note("SF keeps the per-RTT reference move on congested ACKs (A-38's second reading)")
+	}
 	word := HPCCWordLayout(p)
 	cw := p.CwndW()
 	var lfsr *hdlgen.Reg
@@ -256,7 +259,14 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 			sfw := hdlgen.BitsFor(p.SF)
 			cnt := st.Cur.F("sf_acks").ZExt(sfw + 1).Add(hdlgen.Const(sfw+1, 1)).Named("sf_count")
 			sfEnd0 = cong.And(cnt.Ge(hdlgen.Const(sfw+1, p.SF))).Named("sf_end")
-			perRTT = rttEnd.And(cong.Not()).Named("per_rtt")
+			if p.SFKeepsRTT {
+				// A-38's second reading (S3:L1022-1024): the RTT's move
+				// stays beside SF's period while congested
+				perRTT = rttEnd.Named("per_rtt")
+			} else {
+				// A-38 (S3:L1020): SF's period replaces it while congested
+				perRTT = rttEnd.And(cong.Not()).Named("per_rtt")
+			}
 			inc := st.Cur.F("sf_acks").Add(hdlgen.Const(sfw, 1)).Named("sf_next")
 			sfNext = hdlgen.Mux(cong, hdlgen.Mux(sfEnd0, hdlgen.Const(sfw, 0), inc), st.Cur.F("sf_acks"))
 		}
@@ -277,6 +287,11 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		}
 		update := update0.And(ignore.Not()).Named("moved")
 		sfEnd := sfEnd0.And(ignore.Not())
+		if p.SF > 0 && p.SFKeepsRTT {
+			// an RTT's end on an SF period's end makes the RTT's move (Wc
+			// follows W, its AI included)
+			sfEnd = sfEnd.And(perRTT.Not()).Named("sf_move")
+		}
 		mimdE := mimd.And(ignore.Not()).Named("mimd_effective")
 
 		// the window: Wc / (U / eta) + ai, or Wc + ai

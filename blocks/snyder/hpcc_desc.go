@@ -30,7 +30,8 @@ func HPCCDescriptor() block.Block {
 			{Name: "seq_width", Kind: block.Whole, Lo: 4, Hi: 48, Unit: "bits", Doc: "width of sequence numbers (serial comparison)"},
 			{Name: "queue_width", Kind: block.Whole, Lo: 4, Hi: 32, Unit: "bits", Doc: "width of the telemetry's queue length, bytes"},
 			{Name: "tx_width", Kind: block.Whole, Lo: 8, Hi: 48, Unit: "bits", Doc: "width of the telemetry's bytes-sent counter (wrapping)"},
-			{Name: "sampling_frequency", Kind: block.Whole, Lo: 0, Hi: 4095, Unit: "ACKs", Doc: "SF: the reference follows every this many congested ACKs in place of once per RTT (Table 4.1: 30); 0 is off"},
+			{Name: "sampling_frequency", Kind: block.Whole, Lo: 0, Hi: 4095, Unit: "ACKs", Doc: "SF: the reference follows every this many congested ACKs (Table 4.1: 30), in place of once per RTT while congested unless sf_keeps_rtt_update; 0 is off"},
+			{Name: "sf_keeps_rtt_update", Kind: block.Bool, Doc: "SF: keep the per-RTT reference move on congested ACKs beside SF's period (A-38's second reading, S3:L1022-1024); off, the period replaces it while congested (S3:L1020; docs/blocks/hpcc.md)", Needs: "sampling_frequency > 0"},
 			{Name: "random_feedback", Kind: block.Bool, Doc: "ignore a decrease that would move the reference when W < rand % MaxWindow (S3:L659-669)"},
 			{Name: "lfsr_seed", Kind: block.Seed, Lo: 1, Hi: 1<<32 - 1, Doc: "seed of the random-feedback LFSR; nonzero"},
 			{Name: "vai", Kind: block.Bool, Doc: "Variable Additive Increase (S3 Algorithms 1 and 2) on the RTT's largest queue"},
@@ -165,6 +166,9 @@ func resolveHPCC(s block.Section, env block.Env) HPCCParams {
 	g.QW = int(s.Whole("queue_width", 24, block.Default, "queues up to 16 MB"))
 	g.TxW = int(s.Whole("tx_width", 32, block.Default, "a 32-bit byte counter wraps every 42 ms at 800 Gb/s"))
 	g.SF = s.Whole("sampling_frequency", 0, block.Default, "off: the reference moves once per RTT (Table 4.1's SF is 30)")
+	if g.SF > 0 {
+		g.SFKeepsRTT = s.Bool("sf_keeps_rtt_update", false, "off: SF's period replaces the per-RTT move while congested (A-38), the reading whose early fairness reproduces S3 chapter 4")
+	}
 	g.RandomFeedback = s.Bool("random_feedback", false, "off: every feedback is used")
 	g.Seed = uint32(s.Seed("lfsr_seed", 0xACE12D3B, "any nonzero value"))
 	if s.Bool("vai", false, "off: HPCC's fixed AI") {

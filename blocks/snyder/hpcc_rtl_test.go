@@ -34,6 +34,13 @@ func hpccBusy() snyder.HPCCParams {
 	return hpccWithDepth(p)
 }
 
+// hpccKeep is p with sf_keeps_rtt_update: the per-RTT reference move
+// kept beside SF's period (A-38's second reading).
+func hpccKeep(p snyder.HPCCParams) snyder.HPCCParams {
+	p.SFKeepsRTT = true
+	return hpccWithDepth(p)
+}
+
 func hpccSmall() snyder.HPCCParams {
 	p := snyder.SmallHPCCParams(3, true, true)
 	p.NumConn, p.ConnW = 8, 4
@@ -71,6 +78,11 @@ func TestHPCCEquivalence(t *testing.T) {
 		{"busy-merge", hpccMerge(hpccBusy(), 8), "mixed", true, []string{"U saturated"}},
 		{"busy-merge-hazard", hpccMerge(hpccBusy(), 8), "hazard", false, nil},
 		{"small-merge", hpccMerge(hpccSmall(), 3), "mixed", true, []string{"U saturated"}},
+		// sf_keeps_rtt_update: the RTT's move kept while congested, and
+		// with SF 3 an RTT's end often on an SF period's end
+		{"busy-keep", hpccKeep(hpccBusy()), "mixed", true, []string{"U saturated"}},
+		{"busy-keep-extremes", hpccKeep(hpccBusy()), "extremes", false, nil},
+		{"small-keep", hpccKeep(hpccSmall()), "mixed", true, []string{"U saturated", "merged ack"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := blockeq.NewBenchProfile(hpccConfig(tc.p), "hpcc", tc.profile, 31)
@@ -96,7 +108,9 @@ func TestHPCCEquivalence(t *testing.T) {
 
 // Each mutant fails: a stale or repeated stamp taken as fresh, the
 // reference never moved at an RTT's end, random feedback that never
-// ignores, and the increment stage forgotten.
+// ignores, the increment stage forgotten, and with sf_keeps_rtt_update
+// the RTT's move dropped while congested (A-38's other reading) or SF's
+// move made where an RTT ends on an SF period's end.
 func TestHPCCMutantsFail(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -119,6 +133,12 @@ func TestHPCCMutantsFail(t *testing.T) {
 		{"slot 0 never folds", hpccMerge(hpccSmall(), 3), hdlgen.Mutation{Node: "slot0_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return orig.And(orig.Not())
 		}}},
+		{"kept RTT move dropped while congested", hpccKeep(hpccBusy()), hdlgen.Mutation{Node: "per_rtt", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.And(get("congested").Not())
+		}}},
+		{"SF's move on an RTT's end", hpccKeep(hpccSmall()), hdlgen.Mutation{Node: "sf_move", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Or(get("sf_end").And(get("moved"))) // the RTT's end no longer masks it
+		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { blockeq.MutantMustFail(t, hpccConfig(tc.p), "hpcc", tc.mut, 37, 500_000) })
 	}
@@ -126,8 +146,8 @@ func TestHPCCMutantsFail(t *testing.T) {
 
 // TestHPCCConvergenceRTLInTheLoop runs the 16-1 staggered incast with the
 // Verilated hpcc as every flow's block, plain and with VAI and SF (the
-// four modes were run once, identical too), and requires the golden
-// model's run.
+// other modes, SF in both readings of A-38 among them, were run once,
+// identical too), and requires the golden model's run.
 func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
 	blockeq.NeedVerilator(t)
 	t.Parallel()

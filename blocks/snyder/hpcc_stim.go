@@ -95,14 +95,49 @@ func (d *hpccDraw) event(f []uint64) {
 type hpccCoverage struct {
 	stim.Cases
 	min, max, satU uint64
+	// With sf_keeps_rtt_update, sf is SF and sfAcks each connection's
+	// congested ACKs since its SF period last ended, counted from the
+	// results as the model counts them: a congested move off a period's
+	// end is then the RTT's move that the option keeps.
+	sf     uint64
+	sfAcks []uint64
 }
+
+// hpccKeptRTTMove is the coverage case of sf_keeps_rtt_update.
+const hpccKeptRTTMove = "congested, RTT's move kept beside SF"
 
 func newHPCCCoverage(p HPCCParams) *hpccCoverage {
 	c := &hpccCoverage{Cases: stim.NewCases("open", "congested, reference moved", "congested, held", "calm, reference moved", "calm, held",
-		"U saturated", "window at min", "window at max", "error", "merged ack"), min: p.MinCwnd, max: p.MaxCwnd, satU: p.SatU()}
+		"U saturated", "window at min", "window at max", "error", "merged ack", hpccKeptRTTMove), min: p.MinCwnd, max: p.MaxCwnd, satU: p.SatU()}
 	c.Skip("window at min", p.AI >= p.MinCwnd) // the increase keeps every window above it
 	c.Skip("merged ack", p.MergeSlots == 0)
+	keeps := p.SF > 0 && p.SFKeepsRTT
+	c.Skip(hpccKeptRTTMove, !keeps)
+	if keeps {
+		c.sf, c.sfAcks = p.SF, make([]uint64, p.NumConn)
+	}
 	return c
+}
+
+// sfPeriod counts a result in its connection's SF period and reports a
+// congested move that did not end one.
+func (c *hpccCoverage) sfPeriod(conn uint64, open, congested, moved bool) bool {
+	if c.sf == 0 || conn >= uint64(len(c.sfAcks)) {
+		return false
+	}
+	if open {
+		c.sfAcks[conn] = 0
+		return false
+	}
+	if !congested {
+		return false
+	}
+	c.sfAcks[conn]++
+	end := c.sfAcks[conn] >= c.sf
+	if end {
+		c.sfAcks[conn] = 0
+	}
+	return moved && !end
 }
 
 func (c *hpccCoverage) Count(res []uint64) {
@@ -116,7 +151,13 @@ func (c *hpccCoverage) Count(res []uint64) {
 		return
 	case kind == uint64(gsnyder.HPCCOpen):
 		c.Add("open")
+		c.sfPeriod(res[0], true, false, false)
 		return
+	}
+	if c.sfPeriod(res[0], false, congested, moved) {
+		c.Add(hpccKeptRTTMove)
+	}
+	switch {
 	case congested && moved:
 		c.Add("congested, reference moved")
 	case congested:

@@ -25,7 +25,11 @@ flows join one bottleneck at a fixed interval, each starting at one BDP, and
 the run measures how long after the last join Jain's index of their rates
 (over 50 us bins) reaches 0.95 for good, its mean over the first 500 us, the
 utilisation and the queue, for Swift and HPCC, each plain, with Variable AI,
-with Sampling Frequency and with both.
+with Sampling Frequency and with both. hpcc and hpcc-block also run SF in
+the other reading of A-38 (docs/blocks/hpcc.md): "sf+rtt" and "vai+sf+rtt"
+keep the per-RTT reference move beside SF's period (the block's
+sf_keeps_rtt_update), where "sf" and "vai+sf" let the period replace it
+while congested (the default).
 
 The controls "swift" and "hpcc" are the float64 references of golden/snyder;
 "swift-block" is the swift block's bit-exact golden model in its default
@@ -102,8 +106,9 @@ all runs the four, both the two references.`,
 			if asJSON {
 				return writeJSON(w, rows)
 			}
-			fmt.Fprintf(w, "%d flows joining %g us apart at %g Gb/s, one BDP (%.1f packets of %d B) each, %g us; swift and hpcc: float64 references, swift-block and hpcc-block: the blocks' golden models (golden/snyder)\n\n",
+			fmt.Fprintf(w, "%d flows joining %g us apart at %g Gb/s, one BDP (%.1f packets of %d B) each, %g us; swift and hpcc: float64 references, swift-block and hpcc-block: the blocks' golden models (golden/snyder)\n",
 				b.Flows, staggerUs, b.LinkGbps, b.InitCwnd, b.MTU, durationUs)
+			fmt.Fprintf(w, "hpcc's SF in both readings of A-38: sf, vai+sf: SF's period replaces the per-RTT reference move while congested (the default); sf+rtt, vai+sf+rtt: the move kept beside it (sf_keeps_rtt_update)\n\n")
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "control\tmode\tJain >= 0.95 after (us)\tJain first 500 us\tJain last 10%\tutilisation\tqueue mean\tqueue max\t")
 			for _, r := range rows {

@@ -67,10 +67,20 @@ func DefaultBottleneck() Bottleneck {
 type Mode struct {
 	Name    string
 	VAI, SF bool
+	// SFKeepsRTT is hpcc's reading of SF: the per-RTT reference
+	// move kept beside SF's period (true) or replaced by it while
+	// congested.
+	SFKeepsRTT bool
 }
 
 // Modes are the four runs of a comparison.
-var Modes = []Mode{{"plain", false, false}, {"vai", true, false}, {"sf", false, true}, {"vai+sf", true, true}}
+var Modes = []Mode{{"plain", false, false, false}, {"vai", true, false, false}, {"sf", false, true, false}, {"vai+sf", true, true, false}}
+
+// HPCCModes are hpcc's runs: Modes, and SF in each reading of A-38
+// (docs/blocks/hpcc.md): "+rtt" keeps the per-RTT reference move beside
+// SF's period.
+var HPCCModes = []Mode{{"plain", false, false, false}, {"vai", true, false, false}, {"sf", false, true, false}, {"vai+sf", true, true, false},
+	{"sf+rtt", false, true, true}, {"vai+sf+rtt", true, true, true}}
 
 // SwiftMode is p with the mode's mechanisms: VAI with Table 4.1's Swift
 // constants (Token_Thresh 4 us over the target delay at hops hops without
@@ -92,7 +102,7 @@ func SwiftMode(p SwiftParams, m Mode, hops int) SwiftParams {
 // SwiftConvergence runs b with Swift flows over one switch (hops 1) in
 // each mode.
 func SwiftConvergence(b Bottleneck, p SwiftParams) ([]*ConvergeResult, error) {
-	return b.runModes(func(m Mode, i int) Window {
+	return b.runModes(Modes, func(m Mode, i int) Window {
 		mp := SwiftMode(p, m, 1)
 		return &SwiftFlow{P: mp, S: NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
 	})
@@ -107,14 +117,14 @@ func HPCCMode(p HPCCParams, m Mode) HPCCParams {
 		p.VAI = &v
 	}
 	if m.SF {
-		p.SF = 30
+		p.SF, p.SFKeepsRTT = 30, m.SFKeepsRTT
 	}
 	return p
 }
 
-// HPCCConvergence runs b with HPCC flows in each mode.
+// HPCCConvergence runs b with HPCC flows in each of HPCCModes.
 func HPCCConvergence(b Bottleneck, p HPCCParams) ([]*ConvergeResult, error) {
-	return b.runModes(func(m Mode, i int) Window {
+	return b.runModes(HPCCModes, func(m Mode, i int) Window {
 		mp := HPCCMode(p, m)
 		return &HPCCFlow{P: mp, H: NewHPCC(mp, b.InitCwnd, i)}
 	})
@@ -124,9 +134,9 @@ func HPCCConvergence(b Bottleneck, p HPCCParams) ([]*ConvergeResult, error) {
 // sender and at the egress, and four propagation delays (there and back).
 func (b Bottleneck) BaseRTT() float64 { return 2*float64(b.MTU)*8/b.LinkGbps + 4*b.PropNs }
 
-func (b Bottleneck) runModes(mk func(m Mode, flow int) Window) ([]*ConvergeResult, error) {
+func (b Bottleneck) runModes(modes []Mode, mk func(m Mode, flow int) Window) ([]*ConvergeResult, error) {
 	var rs []*ConvergeResult
-	for _, m := range Modes {
+	for _, m := range modes {
 		if len(b.Only) > 0 && !slices.Contains(b.Only, m.Name) {
 			continue
 		}
@@ -355,7 +365,7 @@ func SwiftFxConvergence(b Bottleneck, p SwiftFxParams, newBlock func(SwiftFxPara
 		return nil, fmt.Errorf("swift: %d connections for %d flows", p.NumConn, b.Flows)
 	}
 	blocks := newModeBlocks(newBlock, SwiftFxStepper(nopSwift{}))
-	rs, err := b.runModes(func(m Mode, i int) Window {
+	rs, err := b.runModes(Modes, func(m Mode, i int) Window {
 		mp := SwiftFxMode(p, m, 1)
 		return NewSwiftFxFlow(blocks.get(m.Name, mp), mp, uint32(i), 1, float64(i)*b.StaggerNs)
 	})

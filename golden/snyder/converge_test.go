@@ -1,6 +1,9 @@
 package snyder
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestSwiftConvergence is the thesis's claim for Swift (S3 Section 4.3):
 // Variable AI and Sampling Frequency each bring the 16-1 staggered incast
@@ -46,6 +49,9 @@ func TestBottleneckRejects(t *testing.T) {
 // condition 1/r < (C1+C0)/(s MTU) fails once the 16 flows share the link
 // (r = 4.16 us against 30 ACKs of 1000 B at 0.78 B/ns each), and plain
 // HPCC settles for good sooner than with SF: the test records both.
+// Keeping the per-RTT reference move beside SF (A-38's second reading)
+// loses SF's early fairness: within 0.1 of plain HPCC's mean index over
+// the first 500 us, below the replaced move's.
 func TestHPCCConvergence(t *testing.T) {
 	b := DefaultBottleneck()
 	rs, err := HPCCConvergence(b, DefaultHPCC(b))
@@ -65,5 +71,12 @@ func TestHPCCConvergence(t *testing.T) {
 	}
 	if sf.JainEarly <= plain.JainEarly {
 		t.Errorf("sf: Jain %.3f over the first 500 us, plain %.3f", sf.JainEarly, plain.JainEarly)
+	}
+	for i, m := range HPCCModes {
+		if m.Name == "sf+rtt" {
+			if r := rs[i]; math.Abs(r.JainEarly-plain.JainEarly) > 0.1 || r.JainEarly >= sf.JainEarly {
+				t.Errorf("%s: Jain %.3f over the first 500 us, plain %.3f, sf %.3f", r.Mode, r.JainEarly, plain.JainEarly, sf.JainEarly)
+			}
+		}
 	}
 }

@@ -23,6 +23,10 @@ type HPCCParams struct {
 	MTU       float64
 	VAI       *VAIParams // measured congestion: the RTT's largest queue, bytes
 	SF        int        // > 0: Wc also follows W every SF ACKs while decreasing
+	// SFKeepsRTT keeps the per-RTT move of Wc while decreasing with SF
+	// (A-38's second reading, S3:L1022-1024); false, SF's period
+	// replaces it (S3:L1020).
+	SFKeepsRTT bool
 	// RandomFeedback ignores a decrease that would move Wc when
 	// W < rand() % MaxWindow (S3:L659-669): feedback is used with
 	// probability W / MaxCwnd.
@@ -80,12 +84,13 @@ func (h *HPCC) Ack(p HPCCParams, a Ack) float64 {
 			h.rttW = h.W
 		}
 	}
-	// Sampling Frequency moves Wc every SF ACKs while U >= eta, in place
-	// of once per RTT, by the decrease alone: the additive increase stays
-	// once per RTT (S3:L1020-1024)
+	// Sampling Frequency moves Wc every SF ACKs while U >= eta, by the
+	// decrease alone: the additive increase stays once per RTT
+	// (S3:L1020-1024). In place of the per-RTT move (A-38, S3:L1020), or
+	// besides it (SFKeepsRTT, S3:L1022-1024)
 	sfUpdate := false
 	if p.SF > 0 && h.U >= p.Eta {
-		perRTT = false
+		perRTT = perRTT && p.SFKeepsRTT
 		if h.sfAcks++; h.sfAcks >= p.SF {
 			sfUpdate, h.sfAcks = true, 0
 			if p.VAI != nil { // spent per decrease period while falling
@@ -97,6 +102,9 @@ func (h *HPCC) Ack(p HPCCParams, a Ack) float64 {
 	if update && h.U >= p.Eta && p.RandomFeedback && h.W < float64(h.rng.IntN(max(1, int(p.MaxCwnd)))) {
 		update, sfUpdate, mimd = false, false, false // this feedback is ignored
 	}
+	// where the RTT and the SF period both end on this ACK, the RTT's
+	// move: Wc follows W, its AI included
+	sfUpdate = sfUpdate && !perRTT
 	switch {
 	case sfUpdate:
 		h.Wc /= h.U / p.Eta

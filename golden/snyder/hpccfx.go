@@ -30,8 +30,10 @@ import (
 //   - Congestion is U >= eta (C = U / eta >= 1, A-26).
 //   - An RTT ends at the first ACK of a packet sent after the last end
 //     (seq past the stored snd_nxt, serial): the reference window follows
-//     the window then (once per RTT), and with SF every SF congested ACKs
-//     in place of the RTT's while congested.
+//     the window then (once per RTT), and with SF every SF congested ACKs,
+//     in place of the RTT's while congested (A-38, S3:L1020) or, with
+//     SFKeepsRTT, besides it (S3:L1022-1024); where both fall on one ACK
+//     the RTT's move is the one made.
 //   - The window: W = div(Wc x eta, U) + ai when congested or after
 //     MaxStage additive steps (a reference move resets the count), else W
 //     = Wc + ai (and the count rises when the reference moves). With SF,
@@ -75,10 +77,14 @@ type HPCCFxParams struct {
 	AI                    uint64 // 2^-FracW packets per RTT
 	K                     int
 	SF                    uint64
-	RandomFeedback        bool
-	RandW                 int
-	Seed                  uint32
-	VAI                   *VAIFx
+	// SFKeepsRTT keeps the per-RTT reference move on congested ACKs with
+	// SF (A-38's second reading); false, SF's period replaces it while
+	// congested.
+	SFKeepsRTT     bool
+	RandomFeedback bool
+	RandW          int
+	Seed           uint32
+	VAI            *VAIFx
 }
 
 // DefaultHPCCFx is Table 3.1's HPCC (eta 0.95, increment stage 5, AI 50
@@ -272,7 +278,7 @@ func (m *HPCCFxModel) StepTo(e *HPCCFxEvent, r *HPCCFxResult) {
 	perRTT := rttEnd
 	sfEnd := false
 	if p.SF > 0 && cong {
-		perRTT = false
+		perRTT = perRTT && p.SFKeepsRTT
 		if s.SFAcks++; s.SFAcks >= p.SF {
 			sfEnd, s.SFAcks = true, 0
 			if p.VAI != nil && !rttEnd {
@@ -284,6 +290,9 @@ func (m *HPCCFxModel) StepTo(e *HPCCFxEvent, r *HPCCFxResult) {
 	if update && cong && p.RandomFeedback && w < (rnd*p.MaxCwnd)>>uint(p.RandW) {
 		update, sfEnd, mimd = false, false, false // this feedback is ignored
 	}
+	// where the RTT and the SF period both end on this ACK (SFKeepsRTT),
+	// the RTT's move is made: Wc follows W, its AI included
+	sfEnd = sfEnd && !perRTT
 	q2 := fixed.Div(s.Wc*p.Eta, s.U, p.K) // Wc / (U / eta)
 	var next uint64
 	switch {
@@ -390,17 +399,17 @@ func (f *HPCCFxFlow) Ack(a Ack) float64 {
 // HPCCFxMode is p with the mode's mechanisms, as HPCCMode sets them for
 // the float64 reference.
 func HPCCFxMode(p HPCCFxParams, m Mode) HPCCFxParams {
-	p.VAI, p.SF = nil, 0
+	p.VAI, p.SF, p.SFKeepsRTT = nil, 0, false
 	if m.VAI {
 		p.VAI = DefaultHPCCVAIFx()
 	}
 	if m.SF {
-		p.SF = 30
+		p.SF, p.SFKeepsRTT = 30, m.SFKeepsRTT
 	}
 	return p
 }
 
-// HPCCFxConvergence runs b in each mode with one hpcc block per mode
+// HPCCFxConvergence runs b in each of HPCCModes with one hpcc block per mode
 // (newBlock makes it: the golden model or the RTL); p's link, base RTT
 // and initial window are b's.
 func HPCCFxConvergence(b Bottleneck, p HPCCFxParams, newBlock func(HPCCFxParams) (HPCCFxStepper, error)) ([]*ConvergeResult, error) {
@@ -412,7 +421,7 @@ func HPCCFxConvergence(b Bottleneck, p HPCCFxParams, newBlock func(HPCCFxParams)
 		return nil, fmt.Errorf("hpcc: %d connections for %d flows", p.NumConn, b.Flows)
 	}
 	blocks := newModeBlocks(newBlock, HPCCFxStepper(nopHPCC{}))
-	rs, err := b.runModes(func(m Mode, i int) Window {
+	rs, err := b.runModes(HPCCModes, func(m Mode, i int) Window {
 		mp := HPCCFxMode(p, m)
 		return NewHPCCFxFlow(blocks.get(m.Name, mp), mp, uint32(i))
 	})
