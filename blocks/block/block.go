@@ -14,6 +14,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/control"
+	"github.com/nicgen/nicgen/blocks/explore"
 	"github.com/nicgen/nicgen/blocks/stim"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -242,6 +243,11 @@ type Desc[P any] struct {
 	// Cocotb is what the cocotb runs of make test replay of the block's
 	// vector file under each simulator (cocotb/README.md).
 	Cocotb Replay
+	// Explore, when set, sweeps the widths and units of the block's state
+	// around p (`nicgen budget --explore`, docs/explore.md): a point per
+	// setting the block accepts, its cost and, where the block has a
+	// float64 reference, what it costs in fidelity.
+	Explore func(p P, o explore.Options) (*explore.Result, error)
 }
 
 // Replay is the number of events of a block's vector file that a cocotb
@@ -325,6 +331,7 @@ type Block struct {
 	formal     func() []FormalJob
 	macros     func(Config) ([]control.Macro, error)
 	stimulus   func(Config, string, *stim.Rand) (stimOf, error)
+	sweep      func(Config, explore.Options) (*explore.Result, error)
 }
 
 type stimOf struct {
@@ -373,6 +380,15 @@ func Define[P any](d Desc[P]) Block {
 			}
 			src, cov, err := d.Stimulus(p, profile, r)
 			return stimOf{src, cov}, err
+		}
+	}
+	if d.Explore != nil {
+		b.sweep = func(c Config, o explore.Options) (*explore.Result, error) {
+			p, err := ParamsOf[P](c, d.Name)
+			if err != nil {
+				return nil, err
+			}
+			return d.Explore(p, o)
 		}
 	}
 	if d.Paper != nil {
@@ -462,6 +478,18 @@ func (b Block) Stimulus(c Config, profile string, r *stim.Rand) (src stim.Source
 // HasStimulus reports a block with a stimulus of its own (its profiles
 // differ from one another; the generic draw has one mix for all).
 func (b Block) HasStimulus() bool { return b.stimulus != nil }
+
+// Explore sweeps the block's state in the configuration (Desc.Explore);
+// a block that declares no sweep is an error.
+func (b Block) Explore(c Config, o explore.Options) (*explore.Result, error) {
+	if b.sweep == nil {
+		return nil, fmt.Errorf("block %q declares no state to explore", b.Name)
+	}
+	return b.sweep(c, o)
+}
+
+// CanExplore reports a block with a sweep of its state (Desc.Explore).
+func (b Block) CanExplore() bool { return b.sweep != nil }
 
 // Default is the block's parameters in the embedded default configuration.
 func (b Block) Default() any { return b.def() }

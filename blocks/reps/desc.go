@@ -55,6 +55,7 @@ func Descriptor() block.Block {
 		},
 		Stimulus: repsStimulus,
 		Formal:   formalJobs,
+		Explore:  sweepState,
 	})
 }
 

@@ -98,6 +98,7 @@ func Descriptor(v Variant) block.Block {
 		Stimulus: stimulus,
 		Formal:   func() []block.FormalJob { return formalJobs(v) },
 		Macros:   Macros,
+		Explore:  sweepState,
 	})
 }
 

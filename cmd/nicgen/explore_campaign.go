@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/blocks/explore"
 	"github.com/nicgen/nicgen/hdlgen"
 	"github.com/nicgen/nicgen/verilator-harness/blockeq"
 )
@@ -19,46 +20,46 @@ import (
 // budget --explore BLOCK --shard i/n --report FILE`): its campaign's
 // identity and the points it measured, numbered as in the whole sweep.
 type exploreRecord struct {
-	Kind        string         `json:"kind"` // "explore"
-	Block       string         `json:"block"`
-	Version     string         `json:"nicgen_version"`
-	Config      string         `json:"config_sha256"`
-	Shard       blockeq.Shard  `json:"shard"`
-	Connections int            `json:"connections"`
-	Reference   string         `json:"reference"`
-	Points      []explorePoint `json:"points"`
+	Kind        string          `json:"kind"` // "explore"
+	Block       string          `json:"block"`
+	Version     string          `json:"nicgen_version"`
+	Config      string          `json:"config_sha256"`
+	Shard       blockeq.Shard   `json:"shard"`
+	Connections int             `json:"connections"`
+	Reference   string          `json:"reference"`
+	Points      []explore.Point `json:"points"`
 }
 
-// exploreNumbers is every point of the sweep by its settings, with its
-// number: the unmeasured sweep, which numbers points by bits and settings.
-func exploreNumbers(r *config.Resolved, block string) (map[string]int, error) {
-	all, err := explore(r.Config, block, io.Discard, false, nil)
+// exploreNumbers is the unmeasured sweep, which numbers points by bits
+// and settings, and every point's number by its settings.
+func exploreNumbers(r *config.Resolved, block string) (*explore.Result, map[string]int, error) {
+	all, err := sweep(r.Config, block, io.Discard, false, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ids := map[string]int{}
 	for _, p := range all.Points {
-		ids[settingsKey(p.Settings)] = p.ID
+		ids[explore.SettingsKey(p.Settings)] = p.ID
 	}
-	return ids, nil
+	return all, ids, nil
 }
 
 // exploreShard measures shard sh of the sweep: the points whose number
 // minus one is sh.Index modulo sh.Count. The Pareto front is the merge's
 // to mark (it needs every point).
 func exploreShard(r *config.Resolved, block string, sh blockeq.Shard, progress io.Writer) (*exploreRecord, error) {
-	ids, err := exploreNumbers(r, block)
+	_, ids, err := exploreNumbers(r, block)
 	if err != nil {
 		return nil, err
 	}
 	mine := func(key string) bool { id, ok := ids[key]; return ok && (id-1)%sh.Count == sh.Index }
-	res, err := explore(r.Config, block, progress, true, mine)
+	res, err := sweep(r.Config, block, progress, true, mine)
 	if err != nil {
 		return nil, err
 	}
 	for i := range res.Points {
 		p := &res.Points[i]
-		p.ID, p.Pareto = ids[settingsKey(p.Settings)], false
+		p.ID, p.Pareto = ids[explore.SettingsKey(p.Settings)], false
 	}
 	return &exploreRecord{Kind: "explore", Block: block, Version: hdlgen.Version, Config: r.SHA256, Shard: sh,
 		Connections: res.Connections, Reference: res.Reference, Points: res.Points}, nil
@@ -102,13 +103,13 @@ func mergeExploreCampaign(cmd *cobra.Command, spec campaignSpec, dir string, fil
 	if err != nil {
 		return err
 	}
-	ids, err := exploreNumbers(r, spec.Block)
+	all, ids, err := exploreNumbers(r, spec.Block)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	seen := map[int]string{}
-	byID := map[int]explorePoint{}
-	res := &exploreResult{Block: spec.Block}
+	byID := map[int]explore.Point{}
+	res := &explore.Result{Block: spec.Block, Bounds: all.Bounds}
 	for _, f := range files {
 		b, err := readCapped(f, maxReportBytes)
 		if err != nil {
@@ -127,9 +128,10 @@ func mergeExploreCampaign(cmd *cobra.Command, spec campaignSpec, dir string, fil
 		seen[rec.Shard.Index] = f
 		res.Connections, res.Reference = rec.Connections, rec.Reference
 		for _, p := range rec.Points {
-			id, ok := ids[settingsKey(p.Settings)]
+			key := explore.SettingsKey(p.Settings)
+			id, ok := ids[key]
 			if !ok || id != p.ID || (id-1)%spec.Tasks != rec.Shard.Index {
-				return usageErr("%s: point %d (%s) is not the sweep's point of that number for shard %s", f, p.ID, strings.TrimSuffix(settingsKey(p.Settings), ";"), rec.Shard)
+				return usageErr("%s: point %d (%s) is not the sweep's point of that number for shard %s", f, p.ID, strings.TrimSuffix(key, ";"), rec.Shard)
 			}
 			if _, dup := byID[id]; dup {
 				return usageErr("%s: point %d twice", f, id)
@@ -158,8 +160,8 @@ func mergeExploreCampaign(cmd *cobra.Command, spec campaignSpec, dir string, fil
 	for _, id := range keys {
 		res.Points = append(res.Points, byID[id])
 	}
-	finishExplore(res)
-	printExplore(out, res)
+	explore.Finish(res)
+	printExplore(out, res, "")
 	return nil
 }
 
