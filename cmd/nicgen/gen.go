@@ -370,7 +370,7 @@ func ownedOutputFiles(r *config.Resolved, gens []generated, dirs outDirs) (map[s
 		for n, b := range constraintFiles(r, g) {
 			files[filepath.Join(dirs.constraints, n)] = b
 		}
-		ds, err := datasheet(r, g)
+		ds, err := blockDatasheet(r, g)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/measured"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
 )
 
 // lintOut is one block's lint verdict (--json).
@@ -183,7 +185,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, run ecp5Run) 
 	if record != "" {
 		// a record that cannot be read or written fails now, not after
 		// minutes of place and route
-		if _, err := readECP5Records(record); err != nil {
+		if _, err := measured.Read(record); err != nil {
 			return err
 		}
 		if err := checkWritable(record); err != nil {
@@ -225,13 +227,13 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, run ecp5Run) 
 		}
 	}
 	out := cmd.OutOrStdout()
-	lr, err := measureLoads(cfg, g.block.Name)
+	lr, err := rates.MeasureLoads(cfg, g.block.Name)
 	if err != nil {
 		return err
 	}
 	f := med.FmaxMHz
-	rec := ecp5Record{Block: g.top, Digest: verilogDigest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
-		Uniform: lr.uniform, Single: lr.single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
+	rec := measured.Record{Block: g.top, Digest: measured.Digest(g.files), FreqMHz: freq, Seeds: perSeed, Median: med.FmaxMHz,
+		Uniform: lr.Uniform, Single: lr.Single, Critical: fmt.Sprintf("seed %d: %s", med.Seed, med.Summary())}
 	if record != "" {
 		if err := recordECP5(record, rec); err != nil {
 			return err
@@ -244,7 +246,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, run ecp5Run) 
 	}
 	o := ecp5Out{Top: g.top, Device: "LFE5U-85F speed 8", ConstraintMHz: freq, FirstSeed: run.first, SeedsMHz: seedsMHz, MedianMHz: mhz(f),
 		MedianSeed: med.Seed, Critical: med.Summary(), Util: map[string]ecp5Use{},
-		Events: ecp5Events{Uniform: lr.uniform, Incast: lr.incast, IncastConns: lr.incastConns, Incast64: lr.incast64, OneConnection: lr.single},
+		Events: ecp5Events{Uniform: lr.Uniform, Incast: lr.Incast, IncastConns: lr.IncastConns, Incast64: lr.Incast64, OneConnection: lr.Single},
 		Record: record, Digest: rec.Digest}
 	for cell, u := range med.Util {
 		o.Util[cell] = ecp5Use{Used: u[0], Available: u[1]}
@@ -262,7 +264,7 @@ func synthECP5(cmd *cobra.Command, cfg blocks.Config, g generated, run ecp5Run) 
 	fmt.Fprintf(out, "utilisation: %s\n", strings.Join(util, ", "))
 	fmt.Fprintf(out, "critical path (seed %d): %s\n", med.Seed, med.Summary())
 	fmt.Fprintf(out, "events per clock (golden cycle model) and at Fmax: uniform over %d connections %.3f (%.1f Mevents/s), recorded %d:1 incast %.3f (%.1f Mevents/s), one connection %.3f (%.1f Mevents/s, one event every %.1f ns), recorded 64:1 incast %.3f (%.1f Mevents/s)\n",
-		connections(cfg, g.block.Name), lr.uniform, lr.uniform*f, lr.incastConns, lr.incast, lr.incast*f, lr.single, lr.single*f, 1000/(lr.single*f), lr.incast64, lr.incast64*f)
+		connections(cfg, g.block.Name), lr.Uniform, lr.Uniform*f, lr.IncastConns, lr.Incast, lr.Incast*f, lr.Single, lr.Single*f, 1000/(lr.Single*f), lr.Incast64, lr.Incast64*f)
 	if record != "" {
 		fmt.Fprintf(out, "recorded in %s (Verilog %s)\n", record, rec.Digest)
 	}

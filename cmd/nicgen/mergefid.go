@@ -8,7 +8,7 @@ import (
 	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/config"
 	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
-	"github.com/nicgen/nicgen/golden/netsim"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
 	"github.com/nicgen/nicgen/golden/smartt"
 )
 
@@ -71,7 +71,7 @@ through it.`,
 				// target RTTs (a marked ACK at the base RTT is nscc's
 				// no-op, S1 Algorithm 1)
 				trtt := uint32(2 * gp.Derive().TrttNs)
-				evs, err := recordACKs(gp, tr.senders, msg)
+				evs, err := rates.RecordIncast(gp, tr.senders, msg)
 				if err != nil {
 					return err
 				}
@@ -111,41 +111,4 @@ func replayArgs(size string, clockMHz float64, path string) (int64, *config.Reso
 	}
 	r, err := loadConfig(path)
 	return msg, r, err
-}
-
-// recordACKs is the event stream of a closed-loop run of senders golden
-// nscc senders, each sending one message of msg bytes to one receiver.
-func recordACKs(gp smartt.Params, senders int, msg int64) ([]smartt.Event, error) {
-	ncfg := netsim.ConfigFor(gp)
-	ncfg.Senders, ncfg.MessageBytes = senders, msg
-	if err := ncfg.Validate(); err != nil {
-		return nil, err
-	}
-	ctrls, err := netsim.GoldenControllers(gp, senders, false)
-	if err != nil {
-		return nil, err
-	}
-	var events []smartt.Event
-	for i := range ctrls {
-		ctrls[i] = smarttRecorder{Inner: ctrls[i], Events: &events}
-	}
-	if _, err := netsim.Run(ncfg, ctrls); err != nil {
-		return nil, err
-	}
-	return events, nil
-}
-
-// smarttRecorder wraps a controller of the closed-loop simulator and keeps
-// every event it sees, so a scenario becomes a replayable stimulus.
-type smarttRecorder struct {
-	Inner interface {
-		Step(smartt.Event) smartt.Result
-	}
-	Events *[]smartt.Event
-}
-
-// Step records the event and passes it on.
-func (r smarttRecorder) Step(e smartt.Event) smartt.Result {
-	*r.Events = append(*r.Events, e)
-	return r.Inner.Step(e)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
 )
 
 // A block whose events are answered one by one takes wait_slots. Such a
@@ -27,7 +28,7 @@ func TestWaitSlotsEndHeadOfLineBlocking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lr, err := measureLoads(r.Config, name)
+		lr, err := rates.MeasureLoads(r.Config, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,12 +36,12 @@ func TestWaitSlotsEndHeadOfLineBlocking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := measureLoads(plain.Config, name)
+		pl, err := rates.MeasureLoads(plain.Config, name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: uniform %.3f, 8:1 %.3f, 64:1 %.3f, one connection %.3f (plain shell: %.3f, %.3f, %.3f, %.3f)",
-			name, lr.uniform, lr.incast, lr.incast64, lr.single, pl.uniform, pl.incast, pl.incast64, pl.single)
+			name, lr.Uniform, lr.Incast, lr.Incast64, lr.Single, pl.Uniform, pl.Incast, pl.Incast64, pl.Single)
 		b, err := blocks.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -49,11 +50,11 @@ func TestWaitSlotsEndHeadOfLineBlocking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bound := min(lr.uniform, 8/float64(d)); lr.incast < 0.9*bound {
-			t.Errorf("%s with 32 wait slots: the 8:1 incast runs %.3f events per clock, below 90%% of min(uniform, 8/%d) = %.3f", name, lr.incast, d, bound)
+		if bound := min(lr.Uniform, 8/float64(d)); lr.Incast < 0.9*bound {
+			t.Errorf("%s with 32 wait slots: the 8:1 incast runs %.3f events per clock, below 90%% of min(uniform, 8/%d) = %.3f", name, lr.Incast, d, bound)
 		}
-		if lr.uniform < pl.uniform || lr.incast64 < pl.incast64 {
-			t.Errorf("%s with 32 wait slots: uniform %.3f, 64:1 incast %.3f events per clock, slower than the plain shell's %.3f, %.3f", name, lr.uniform, lr.incast64, pl.uniform, pl.incast64)
+		if lr.Uniform < pl.Uniform || lr.Incast64 < pl.Incast64 {
+			t.Errorf("%s with 32 wait slots: uniform %.3f, 64:1 incast %.3f events per clock, slower than the plain shell's %.3f, %.3f", name, lr.Uniform, lr.Incast64, pl.Uniform, pl.Incast64)
 		}
 	}
 }

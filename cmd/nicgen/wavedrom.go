@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
 )
 
 // contractEvents are the connections of the cycle contract's events, offered
@@ -28,14 +29,14 @@ type contract struct {
 // cycleContract runs the golden cycle model of block. The result is held
 // (m_result_ready low) in the two cycles after the first result appears;
 // the run ends two cycles after the last result.
-func cycleContract(cfg blocks.Config, block string, t timing) (*contract, error) {
-	m, err := goldenCycleModel(cfg, block)
+func cycleContract(cfg blocks.Config, block string, t rates.Timing) (*contract, error) {
+	m, err := rates.GoldenCycleModel(cfg, block)
 	if err != nil {
 		return nil, err
 	}
-	c := &contract{block: block, latency: t.latency, depth: t.depth}
+	c := &contract{block: block, latency: t.Latency, depth: t.Depth}
 	sent, firstResult, lastResult, quiet := 0, -1, -1, 0
-	limit := (len(contractEvents)+2)*(t.latency+t.depth+4) + 16
+	limit := (len(contractEvents)+2)*(t.Latency+t.Depth+4) + 16
 	for cyc := 0; cyc < limit; cyc++ {
 		valid := cyc >= 1 && sent < len(contractEvents)
 		conn := -1
@@ -63,7 +64,7 @@ func cycleContract(cfg blocks.Config, block string, t timing) (*contract, error)
 		}
 		// every event in and no result for longer than an event takes:
 		// the trace ends two cycles after the last result
-		if sent == len(contractEvents) && lastResult >= 0 && quiet > t.latency+t.depth+4 {
+		if sent == len(contractEvents) && lastResult >= 0 && quiet > t.Latency+t.Depth+4 {
 			end := lastResult + 3
 			c.sValid, c.sReady, c.mValid, c.mR = c.sValid[:end], c.sReady[:end], c.mValid[:end], c.mR[:end]
 			c.conn, c.accepted = c.conn[:end], c.accepted[:end]

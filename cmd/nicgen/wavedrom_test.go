@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks/config"
+	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
 )
 
 // Every block's cycle contract, from its golden cycle model, keeps the
@@ -23,7 +24,7 @@ func TestCycleContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range r.Blocks {
-		tm, err := measureTiming(r.Config, name)
+		tm, err := rates.MeasureTiming(r.Config, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,8 +54,8 @@ func TestCycleContract(t *testing.T) {
 		if accepted != len(contractEvents) {
 			t.Errorf("%s: %d of %d events accepted", name, accepted, len(contractEvents))
 		}
-		if taken == 0 || taken > len(contractEvents) || (tm.perClock <= 1.0/float64(tm.depth)+1e-9 && taken != len(contractEvents)) {
-			t.Errorf("%s: %d results for %d events (depth %d, %.3f events per clock on one connection)", name, taken, len(contractEvents), tm.depth, tm.perClock)
+		if taken == 0 || taken > len(contractEvents) || (tm.PerClock <= 1.0/float64(tm.Depth)+1e-9 && taken != len(contractEvents)) {
+			t.Errorf("%s: %d results for %d events (depth %d, %.3f events per clock on one connection)", name, taken, len(contractEvents), tm.Depth, tm.PerClock)
 		}
 		var doc struct {
 			Signal []struct {

@@ -1,4 +1,4 @@
-package main
+package rates
 
 import (
 	"math"
@@ -29,26 +29,26 @@ func TestMeasureLoads(t *testing.T) {
 		depth[b.Name], conns[b.Name] = d, n
 	}
 	for _, b := range blocks.Names() {
-		lr, err := measureLoads(cfg, b)
+		lr, err := MeasureLoads(cfg, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := float64(depth[b])
-		if math.Abs(lr.single-1/d) > 1e-3 {
-			t.Errorf("%s: one connection %.4f events per clock, want 1/%d", b, lr.single, depth[b])
+		if math.Abs(lr.Single-1/d) > 1e-3 {
+			t.Errorf("%s: one connection %.4f events per clock, want 1/%d", b, lr.Single, depth[b])
 		}
 		// an event collides with one of the d-1 in flight with probability
 		// (d-1)/n and then waits at most d-1 cycles: a floor on the rate
 		floor := 1 / (1 + (d-1)*(d-1)/float64(conns[b]))
-		if lr.uniform < floor-0.01 || lr.uniform > 1 {
-			t.Errorf("%s: uniform load %.4f events per clock, want at least %.4f", b, lr.uniform, floor)
+		if lr.Uniform < floor-0.01 || lr.Uniform > 1 {
+			t.Errorf("%s: uniform load %.4f events per clock, want at least %.4f", b, lr.Uniform, floor)
 		}
-		if lr.incast < lr.single-1e-9 || lr.incast > 1 || lr.incastConns != 8 {
-			t.Errorf("%s: incast %.4f events per clock over %d connections", b, lr.incast, lr.incastConns)
+		if lr.Incast < lr.Single-1e-9 || lr.Incast > 1 || lr.IncastConns != 8 {
+			t.Errorf("%s: incast %.4f events per clock over %d connections", b, lr.Incast, lr.IncastConns)
 		}
-		if lr.incast64 < lr.single-1e-9 || lr.incast64 > 1 {
-			t.Errorf("%s: 64:1 incast %.4f events per clock", b, lr.incast64)
+		if lr.Incast64 < lr.Single-1e-9 || lr.Incast64 > 1 {
+			t.Errorf("%s: 64:1 incast %.4f events per clock", b, lr.Incast64)
 		}
-		t.Logf("%s (depth %d): uniform %.4f, incast %.4f, 64:1 %.4f, one connection %.4f", b, depth[b], lr.uniform, lr.incast, lr.incast64, lr.single)
+		t.Logf("%s (depth %d): uniform %.4f, incast %.4f, 64:1 %.4f, one connection %.4f", b, depth[b], lr.Uniform, lr.Incast, lr.Incast64, lr.Single)
 	}
 }
