@@ -148,31 +148,10 @@ func satTo(x hdlgen.Expr, hi uint64, w int) hdlgen.Expr {
 	return hdlgen.Mux(over, hdlgen.Const(w, hi), x.ZExt(xw).Keep(w-1, 0))
 }
 
-// HPCC builds the hpcc top: per connection, an ACK's telemetry updates the
-// normalised inflight U, and the window follows HPCC's law against eta with
-// a reference window moved once per RTT (or per SF period), optionally
-// ignoring feedback at random and with VAI (docs/blocks/hpcc.md).
-func HPCC(p HPCCParams) (*hdlgen.Module, error) {
-	g := p.Golden()
-	if err := gsnyder.ValidateHPCCFx(g); err != nil {
-		return nil, err
-	}
-	m := hdlgen.NewModule("hpcc", "HPCC's window update from in-band telemetry (S3 Section 3.2.1) with random feedback, VAI\nand SF as options (S3 chapters 3-4), per connection in block RAM, pipelined shell\n(docs/pipeline.md). Behaviour: docs/blocks/hpcc.md.")
-	m.Note("NumConn = %d, ConnW = %d, TimeW = %d, SeqW = %d, QW = %d, TxW = %d; window %d.%d bits in [%d, %d], initial %d",
-		p.NumConn, p.ConnW, p.TimeW, p.SeqW, p.QW, p.TxW, p.IntW, p.FracW, p.MinCwnd, p.MaxCwnd, p.InitCwnd)
-	m.Note("B %g bytes/ns, T %d ns; U %d bits with %d fraction bits, eta %d; K1 %d >> %d, KB %d, EWMA weight in 2^-%d; stage %d; AI %d; K %d; SF %d; random feedback %v; VAI %v",
-		p.LinkBpns, p.BaseRTTNs, p.UW, p.UFrac, p.Eta, p.K1(), p.S1, p.KB(), p.G, p.MaxStage, p.AI, p.K, p.SF, p.RandomFeedback, p.VAI != nil)
-	if p.SF > 0 && p.SFKeepsRTT {
-		m.Note("SF keeps the per-RTT reference move on congested ACKs (A-38's second reading)")
-	}
-	word := HPCCWordLayout(p)
+// hpccSpec is hpcc's shell: its event and result fields, its word, and
+// with Formal.Invariants its properties.
+func hpccSpec(p HPCCParams, word *hdlgen.Layout) connpipe.Spec {
 	cw := p.CwndW()
-	var lfsr *hdlgen.Reg
-	if p.RandomFeedback {
-		seed := m.Param("LFSR_SEED", 32, uint64(p.Seed), "seed of the random-feedback LFSR; must be nonzero").
-			Limit(1, 1<<32-1, "an LFSR in state 0 stays 0")
-		lfsr = m.Reg("lfsr", 32, "random-feedback generator (Galois LFSR)", hdlgen.ResetToParam(seed), hdlgen.GlobalState())
-	}
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: HPCCKindW, NumKinds: HPCCNumKinds, KindNames: HPCCKindNames,
 		EventFields: []connpipe.Field{
@@ -201,6 +180,35 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 	}
 	spec.Table = p.Table
 	spec.Merge = HPCCMergeRule(p)
+	return spec
+}
+
+// HPCC builds the hpcc top: per connection, an ACK's telemetry updates the
+// normalised inflight U, and the window follows HPCC's law against eta with
+// a reference window moved once per RTT (or per SF period), optionally
+// ignoring feedback at random and with VAI (docs/blocks/hpcc.md).
+func HPCC(p HPCCParams) (*hdlgen.Module, error) {
+	g := p.Golden()
+	if err := gsnyder.ValidateHPCCFx(g); err != nil {
+		return nil, err
+	}
+	m := hdlgen.NewModule("hpcc", "HPCC's window update from in-band telemetry (S3 Section 3.2.1) with random feedback, VAI\nand SF as options (S3 chapters 3-4), per connection in block RAM, pipelined shell\n(docs/pipeline.md). Behaviour: docs/blocks/hpcc.md.")
+	m.Note("NumConn = %d, ConnW = %d, TimeW = %d, SeqW = %d, QW = %d, TxW = %d; window %d.%d bits in [%d, %d], initial %d",
+		p.NumConn, p.ConnW, p.TimeW, p.SeqW, p.QW, p.TxW, p.IntW, p.FracW, p.MinCwnd, p.MaxCwnd, p.InitCwnd)
+	m.Note("B %g bytes/ns, T %d ns; U %d bits with %d fraction bits, eta %d; K1 %d >> %d, KB %d, EWMA weight in 2^-%d; stage %d; AI %d; K %d; SF %d; random feedback %v; VAI %v",
+		p.LinkBpns, p.BaseRTTNs, p.UW, p.UFrac, p.Eta, p.K1(), p.S1, p.KB(), p.G, p.MaxStage, p.AI, p.K, p.SF, p.RandomFeedback, p.VAI != nil)
+	if p.SF > 0 && p.SFKeepsRTT {
+		m.Note("SF keeps the per-RTT reference move on congested ACKs (A-38's second reading)")
+	}
+	word := HPCCWordLayout(p)
+	cw := p.CwndW()
+	var lfsr *hdlgen.Reg
+	if p.RandomFeedback {
+		seed := m.Param("LFSR_SEED", 32, uint64(p.Seed), "seed of the random-feedback LFSR; must be nonzero").
+			Limit(1, 1<<32-1, "an LFSR in state 0 stays 0")
+		lfsr = m.Reg("lfsr", 32, "random-feedback generator (Galois LFSR)", hdlgen.ResetToParam(seed), hdlgen.GlobalState())
+	}
+	spec := hpccSpec(p, word)
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isAck := st.KindIs(int(gsnyder.HPCCOpen)), st.KindIs(int(gsnyder.HPCCAck))
 		seq, sndNxt, q, tx, ts := st.Event.F("seq"), st.Event.F("snd_nxt"), st.Event.F("qlen"), st.Event.F("tx_bytes"), st.Event.F("ts")
