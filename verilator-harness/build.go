@@ -338,7 +338,7 @@ func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, t
 	if err := checkPorts(d, filepath.Join(obj, "Vtop.h")); err != nil {
 		return err
 	}
-	direct, err := directEvalOK(filepath.Join(obj, "Vtop.cpp"), t)
+	direct, err := directEvalOK(filepath.Join(obj, "Vtop.cpp"))
 	if err != nil {
 		return err
 	}
@@ -459,17 +459,24 @@ func tail(path string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// directEvalOK checks that Vtop::eval_step is what the wrapper's direct
-// call replaces: Verilator 5, one thread, no timing, no extra work.
-func directEvalOK(vtopCpp string, t toolInfo) (bool, error) {
+// directEvalOK checks that Vtop::eval_step in the file vtopCpp is what the
+// wrapper's direct call replaces (directEval).
+func directEvalOK(vtopCpp string) (bool, error) {
 	b, err := os.ReadFile(vtopCpp)
 	if err != nil {
 		return false, err
 	}
-	s := string(b)
+	return directEval(string(b)), nil
+}
+
+// directEval reports whether the Vtop.cpp text s has an eval_step made of
+// the root eval and known bookkeeping only (as Verilator 5.006 and 5.048
+// write it), one thread and no timing; anything else keeps the ordinary
+// eval.
+func directEval(s string) bool {
 	i := strings.Index(s, "void Vtop::eval_step() {")
-	if i < 0 || !strings.HasPrefix(t.verilator, "Verilator 5.") {
-		return false, nil
+	if i < 0 {
+		return false
 	}
 	body := s[i:]
 	if j := strings.Index(body, "\n}\n"); j >= 0 {
@@ -485,15 +492,21 @@ func directEvalOK(vtopCpp string, t toolInfo) (bool, error) {
 	}
 	// Under #ifdef VL_DEBUG and the first-eval initialisation (done by the
 	// ordinary eval in nicgen_create) are skipped by the patterns below.
+	// Verilator 5.006 ends a thread's task before endOfEval; 5.048 does
+	// not, and first empties the deleter of dynamic objects (this
+	// project's designs have none).
 	want := []string{
 		"Vtop___024root___eval(&(vlSymsp->TOP));",
-		"Verilated::endOfThreadMTask(vlSymsp->__Vm_evalMsgQp);",
 		"Verilated::endOfEval(vlSymsp->__Vm_evalMsgQp);",
+	}
+	optional := []string{
+		"Verilated::endOfThreadMTask(vlSymsp->__Vm_evalMsgQp);",
+		"vlSymsp->__Vm_deleter.deleteAll();",
 	}
 	joined := strings.Join(kept, "\n")
 	for _, w := range want {
 		if !strings.Contains(joined, w) {
-			return false, nil
+			return false
 		}
 	}
 	for _, l := range kept {
@@ -504,13 +517,13 @@ func directEvalOK(vtopCpp string, t toolInfo) (bool, error) {
 			strings.HasPrefix(l, "Vtop___024root___eval_settle("), l == "}", l == "Verilated::mtaskId(0);",
 			strings.HasPrefix(l, "vlSymsp->__Vm_activity = true;"):
 		default:
-			if !slicesContains(want, l) {
-				return false, nil // something we do not know about
+			if !slicesContains(want, l) && !slicesContains(optional, l) {
+				return false // something we do not know about
 			}
 		}
 	}
 	return strings.Contains(s, "unsigned Vtop::threads() const { return 1; }") &&
-		strings.Contains(s, "bool Vtop::eventsPending() { return false; }"), nil
+		strings.Contains(s, "bool Vtop::eventsPending() { return false; }")
 }
 
 func slicesContains(list []string, s string) bool {
@@ -644,7 +657,9 @@ func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (strin
 	return "", objs, nil
 }
 
-var globalRE = regexp.MustCompile(`(?s)VM_GLOBAL_(?:FAST|SLOW) \+= \\\n((?:\t[^\n]*\\\n)*)`)
+// globalRE finds the VM_GLOBAL_FAST/SLOW lists of Vtop_classes.mk, whose
+// entries Verilator 5.006 indents with a tab and 5.048 with two spaces.
+var globalRE = regexp.MustCompile(`(?s)VM_GLOBAL_(?:FAST|SLOW) \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
 
 func globalObjects(classes string) []string {
 	var objs []string

@@ -1,0 +1,91 @@
+package harness
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The runtime objects shared between models are found in Vtop_classes.mk
+// as both Verilator lines write it: 5.006 indents with a tab, 5.048 with
+// two spaces. Missing them silently rebuilds the runtime for every model.
+func TestGlobalObjects(t *testing.T) {
+	want := []string{"verilated.o", "verilated_threads.o"}
+	for name, mk := range map[string]string{
+		"5.006": "VM_GLOBAL_FAST += \\\n\tverilated \\\n\tverilated_threads \\\n\n# Global classes, need linked once per executable\nVM_GLOBAL_SLOW += \\\n\n",
+		"5.048": "VM_SUPPORT_SLOW += \\\n  Vtop__Syms__Slow \\\nVM_GLOBAL_FAST += \\\n  verilated \\\n  verilated_threads \\\nVM_GLOBAL_SLOW += \\\n\n",
+	} {
+		if got := globalObjects(mk); !slices.Equal(got, want) {
+			t.Errorf("%s: globalObjects = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// The direct call of the root eval is taken for the eval_step that
+// Verilator 5.006 and 5.048 write for a one-thread, timing-free model
+// (texts copied from their output for srp_tx), and refused for one
+// with work it does not know, with timing, or with threads.
+func TestDirectEval(t *testing.T) {
+	const tail = `bool Vtop::eventsPending() { return false; }
+unsigned Vtop::threads() const { return 1; }
+`
+	v5006 := `void Vtop::eval_step() {
+    VL_DEBUG_IF(VL_DBG_MSGF("+++++TOP Evaluate Vtop::eval_step\n"); );
+#ifdef VL_DEBUG
+    // Debug assertions
+    Vtop___024root___eval_debug_assertions(&(vlSymsp->TOP));
+#endif  // VL_DEBUG
+    if (VL_UNLIKELY(!vlSymsp->__Vm_didInit)) {
+        vlSymsp->__Vm_didInit = true;
+        VL_DEBUG_IF(VL_DBG_MSGF("+ Initial\n"););
+        Vtop___024root___eval_static(&(vlSymsp->TOP));
+        Vtop___024root___eval_initial(&(vlSymsp->TOP));
+        Vtop___024root___eval_settle(&(vlSymsp->TOP));
+    }
+    // MTask 0 start
+    VL_DEBUG_IF(VL_DBG_MSGF("MTask0 starting\n"););
+    Verilated::mtaskId(0);
+    VL_DEBUG_IF(VL_DBG_MSGF("+ Eval\n"););
+    Vtop___024root___eval(&(vlSymsp->TOP));
+    // Evaluate cleanup
+    Verilated::endOfThreadMTask(vlSymsp->__Vm_evalMsgQp);
+    Verilated::endOfEval(vlSymsp->__Vm_evalMsgQp);
+}
+`
+	v5048 := `void Vtop::eval_step() {
+    VL_DEBUG_IF(VL_DBG_MSGF("+++++TOP Evaluate Vtop::eval_step\n"); );
+#ifdef VL_DEBUG
+    // Debug assertions
+    Vtop___024root___eval_debug_assertions(&(vlSymsp->TOP));
+#endif  // VL_DEBUG
+    vlSymsp->__Vm_deleter.deleteAll();
+    if (VL_UNLIKELY(!vlSymsp->__Vm_didInit)) {
+        VL_DEBUG_IF(VL_DBG_MSGF("+ Initial\n"););
+        Vtop___024root___eval_static(&(vlSymsp->TOP));
+        Vtop___024root___eval_initial(&(vlSymsp->TOP));
+        Vtop___024root___eval_settle(&(vlSymsp->TOP));
+        vlSymsp->__Vm_didInit = true;
+    }
+    VL_DEBUG_IF(VL_DBG_MSGF("+ Eval\n"););
+    Vtop___024root___eval(&(vlSymsp->TOP));
+    // Evaluate cleanup
+    Verilated::endOfEval(vlSymsp->__Vm_evalMsgQp);
+}
+`
+	unknown := strings.Replace(v5048, "    // Evaluate cleanup\n", "    vlSymsp->__Vm_somethingNew();\n", 1)
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"5.006", v5006 + tail, true},
+		{"5.048", v5048 + tail, true},
+		{"unknown statement", unknown + tail, false},
+		{"timing", v5048 + strings.Replace(tail, "return false;", "return vlSymsp->TOP.__VdlySched.awaitingCurrentTime();", 1), false},
+		{"threads", v5006 + strings.Replace(tail, "return 1;", "return 2;", 1), false},
+		{"no eval_step", tail, false},
+	} {
+		if got := directEval(c.text); got != c.want {
+			t.Errorf("%s: directEval = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
