@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -356,7 +357,14 @@ func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, t
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	if err := runLogged(ctx, tmp, logf, "make", append(makeArgs(), "-j", strconv.Itoa(jobs))...); err != nil {
+	margs := append(makeArgs(), "-j", strconv.Itoa(jobs))
+	if h, err := headerCache(ctx, root, tmp); err != nil {
+		fmt.Fprintf(logf, "harness: precompiled header unavailable: %v\n", err)
+	} else {
+		fmt.Fprintf(logf, "harness: precompiled header %s.gch\n", h)
+		margs = append(margs, "OPT=-include "+h)
+	}
+	if err := runLogged(ctx, tmp, logf, "make", margs...); err != nil {
 		return fmt.Errorf("harness: compiling the verilated model of %s failed: %w\n%s", d.Top, err, tail(logf.Name(), 40))
 	}
 	if rtDir != "" {
@@ -659,6 +667,103 @@ func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (strin
 	old := time.Now().Add(-time.Minute)
 	_ = os.Chtimes(filepath.Join(obj, "Vtop.mk"), old, old)
 	return "", objs, nil
+}
+
+// headerCache returns the path of a copy of verilated.h beside its
+// precompiled form (verilated.h.gch), built once per cache root for the
+// compiler and the exact flags of the model's own C++ files, which both
+// include it: forced in first (-include), it saves g++ about half a second
+// per file, a good part of a small model's build. The flags are those make
+// would use for the wrapper (make -n); g++ itself refuses a precompiled
+// header built with other options and then reads the copy, so a stale one
+// costs time, never correctness.
+func headerCache(ctx context.Context, root, tmp string) (string, error) {
+	if strings.ContainsAny(root, " \t\"'$") {
+		return "", errors.New("the cache path has characters make would split")
+	}
+	cmd := exec.CommandContext(ctx, "make", append(append([]string{"-n"}, makeArgs()...), "nicgen_harness.o")...)
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "MAKEFLAGS=", "MFLAGS=")
+	dry, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("make -n: %w", err)
+	}
+	args, header, err := headerCommand(string(dry))
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	io.WriteString(h, strings.Join(args, "\x00"))
+	b, err := os.ReadFile(header)
+	if err != nil {
+		return "", err
+	}
+	h.Write(b)
+	dir := filepath.Join(root, "pch", hex.EncodeToString(h.Sum(nil))[:32])
+	if _, err := os.Stat(filepath.Join(dir, "verilated.h.gch")); err == nil {
+		return filepath.Join(dir, "verilated.h"), nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp(filepath.Dir(dir), "tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	if err := os.WriteFile(filepath.Join(work, "verilated.h"), b, 0o644); err != nil {
+		return "", err
+	}
+	// the flags it was built for, one per line (TestPrecompiledHeaderUsed)
+	if err := os.WriteFile(filepath.Join(work, "flags.txt"), []byte(strings.Join(args, "\n")+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	full := append(args[1:len(args):len(args)], "-x", "c++-header", "-o", filepath.Join(work, "verilated.h.gch"), header)
+	c := exec.CommandContext(ctx, args[0], full...)
+	c.Dir = filepath.Join(tmp, "obj")
+	if out, err := c.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s: %v\n%s", args[0], err, out)
+	}
+	if err := os.Rename(work, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "verilated.h.gch")); serr != nil {
+			return "", err
+		}
+		// another build stored it first
+	}
+	return filepath.Join(dir, "verilated.h"), nil
+}
+
+// headerCommand finds, in the output of make -n, the compiler command of
+// the wrapper's object and returns it without its dependency output and
+// its input and output (the compiler first, then its options), and the
+// verilated.h its include path names.
+func headerCommand(dry string) ([]string, string, error) {
+	for _, line := range strings.Split(dry, "\n") {
+		f := strings.Fields(line)
+		i := slices.Index(f, "nicgen_harness.o")
+		if i < 2 || f[i-1] != "-o" || strings.ContainsAny(line, "'\"\\$`") {
+			continue
+		}
+		var args []string
+		var header string
+		for k, a := range f {
+			switch {
+			case k == i-1 || k == i || a == "-c" || a == "-MMD" || strings.HasSuffix(a, "nicgen_harness.cpp"):
+			default:
+				args = append(args, a)
+				if dir, ok := strings.CutPrefix(a, "-I"); ok && header == "" && filepath.IsAbs(dir) {
+					if _, err := os.Stat(filepath.Join(dir, "verilated.h")); err == nil {
+						header = filepath.Join(dir, "verilated.h")
+					}
+				}
+			}
+		}
+		if header == "" {
+			return nil, "", errors.New("no verilated.h on the include path of the wrapper's compile command")
+		}
+		return args, header, nil
+	}
+	return nil, "", errors.New("no compile command for the wrapper in make -n's output")
 }
 
 // globalRE finds the VM_GLOBAL_FAST/SLOW lists of Vtop_classes.mk, whose

@@ -1,6 +1,9 @@
 package harness
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,5 +90,68 @@ unsigned Vtop::threads() const { return 1; }
 		if got := directEval(c.text); got != c.want {
 			t.Errorf("%s: directEval = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// headerCommand takes the wrapper's compile command from make -n (as
+// Verilator 5.006's and 5.048's makefiles print it) without its input,
+// output and dependency file, and finds verilated.h on its include path.
+func TestHeaderCommand(t *testing.T) {
+	inc := t.TempDir()
+	if err := os.WriteFile(filepath.Join(inc, "verilated.h"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, dry := range map[string]string{
+		"5.006": "g++  -I.  -MMD -I" + inc + " -I" + inc + "/vltstd -DVM_TRACE=0 -fPIC   -O1 -c -o nicgen_harness.o ../src/nicgen_harness.cpp\n",
+		"5.048": "make: Entering directory '/x'\nc++  -I.  -MMD -I" + inc + " -DVERILATOR=1 -fPIC   -O3  -c -o nicgen_harness.o ../src/nicgen_harness.cpp\n",
+	} {
+		args, header, err := headerCommand(dry)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if header != filepath.Join(inc, "verilated.h") {
+			t.Errorf("%s: header %q", name, header)
+		}
+		for _, a := range args {
+			if a == "-c" || a == "-MMD" || a == "-o" || strings.Contains(a, "nicgen_harness") {
+				t.Errorf("%s: %q kept in %q", name, a, args)
+			}
+		}
+		if args[0] != "g++" && args[0] != "c++" || !slices.Contains(args, "-fPIC") {
+			t.Errorf("%s: args %q", name, args)
+		}
+	}
+	if _, _, err := headerCommand("g++ -I. -c -o other.o other.cpp\n"); err == nil {
+		t.Error("a dry run without the wrapper's command was accepted")
+	}
+}
+
+// A model build leaves a precompiled verilated.h in the cache that g++
+// really uses for a file compiled with the model's flags (-H marks a used
+// precompiled header with "!"), rather than silently reading the text.
+func TestPrecompiledHeaderUsed(t *testing.T) {
+	cache := t.TempDir()
+	buildAcc(t, BuildOptions{CacheDir: cache})
+	flags, err := filepath.Glob(filepath.Join(cache, "pch", "*", "flags.txt"))
+	if err != nil || len(flags) != 1 {
+		t.Fatalf("want one precompiled header in the cache, found %v (%v)", flags, err)
+	}
+	b, err := os.ReadFile(flags[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(string(b))
+	dir := filepath.Dir(flags[0])
+	src := filepath.Join(t.TempDir(), "use.cpp")
+	if err := os.WriteFile(src, []byte("#include \"verilated.h\"\nint f() { return 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(args[0], append(args[1:], "-H", "-include", filepath.Join(dir, "verilated.h"), "-c", "-o", src+".o", src)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "! " + filepath.Join(dir, "verilated.h.gch"); !strings.Contains(string(out), want) {
+		t.Errorf("g++ did not use the precompiled header (want %q in -H's output):\n%.2000s", want, out)
 	}
 }
