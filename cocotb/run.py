@@ -19,8 +19,10 @@ throughput (events/s and simulated cycles/s) of every replay.
 
 import argparse
 import fcntl
+import hashlib
 import json
 import os
+import subprocess
 import sys
 import time
 import warnings
@@ -67,6 +69,18 @@ def build_args(sim, fast):
         # build's MAKEFLAGS below).
         args += ["-O3"]
     return args
+
+
+def build_key(sim, top, sources, bargs):
+    """What a simulator build depends on: the simulator's version, the top,
+    every source's path and bytes, the build options and the C++ flags."""
+    h = hashlib.sha256()
+    version = subprocess.run(["verilator", "--version"], capture_output=True, text=True).stdout if sim == "verilator" else sim
+    for part in [version, top, " ".join(bargs), os.environ.get("MAKEFLAGS", "")]:
+        h.update(part.encode() + b"\0")
+    for src in sources:
+        h.update(str(src).encode() + b"\0" + Path(src).read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def plusargs(sim, seed):
@@ -154,12 +168,25 @@ def main():
 
     runner = get_runner(args.sim)
     t0 = time.perf_counter()
+    bargs = build_args(args.sim, not args.no_opt)
+    # cocotb's Verilator runner reruns Verilator on every build, which
+    # rewrites its output and makes make recompile the whole model and
+    # runtime; a run on the same sources and options (the self-test's
+    # reruns on mutated vectors) reuses the model instead.
+    stamp, key = build_dir / "nicgen-build.stamp", build_key(args.sim, top, sources, bargs)
+    reused = args.sim == "verilator" and (build_dir / top).is_file() and stamp.is_file() and stamp.read_text() == key
+    if reused:
+        runner._build_command = lambda: []  # build() still records the sources and the top for test()
+    else:
+        stamp.unlink(missing_ok=True)
     runner.build(
         verilog_sources=sources,
         hdl_toplevel=top,
         build_dir=build_dir,
-        build_args=build_args(args.sim, not args.no_opt),
+        build_args=bargs,
     )
+    if not reused:
+        stamp.write_text(key)
     t_build = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -179,7 +206,7 @@ def main():
     num_tests, num_failed = get_results(Path(results))
 
     print(f"\n== cocotb {args.example or block} under {args.sim}: {num_tests - num_failed}/{num_tests} tests passed "
-          f"(build {t_build:.1f} s, tests {t_test:.1f} s, timing seed {args.seed}, vectors {vectors})")
+          f"(build {t_build:.1f} s{' (reused)' if reused else ''}, tests {t_test:.1f} s, timing seed {args.seed}, vectors {vectors})")
     events = cycles = 0
     seconds = 0.0
     if stats_file.is_file():
