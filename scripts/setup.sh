@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what nicgen needs, idempotently: Verilator, Icarus Verilog, Yosys,
-# z3 and Slurm (slurmctld, slurmd, munge: the campaign test brings up a
+# z3, ccache (for the cocotb builds) and Slurm (slurmctld, slurmd, munge: the campaign test brings up a
 # one-node cluster of its own) from Debian, cocotb 1.8 from PyPI (the line
 # that accepts Debian's Verilator 5.006). Go modules come from the module
 # proxy on first build.
 set -euo pipefail
 
 need_apt=()
-for tool in verilator:verilator iverilog:iverilog yosys:yosys z3:z3 slurmctld:slurmctld slurmd:slurmd munged:munge sbatch:slurm-client; do
+for tool in verilator:verilator iverilog:iverilog yosys:yosys z3:z3 ccache:ccache slurmctld:slurmctld slurmd:slurmd munged:munge sbatch:slurm-client; do
   bin=${tool%%:*} pkg=${tool##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
