@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/golden/netsim"
-	"github.com/nicgen/nicgen/golden/snyder"
+	"github.com/nicgen/nicgen/golden/netsim/convergence"
 )
 
 func newConvergenceCmd() *cobra.Command {
@@ -16,7 +15,7 @@ func newConvergenceCmd() *cobra.Command {
 	var control string
 	var pl plotFlags
 	var asJSON bool
-	def := snyder.DefaultBottleneck()
+	def := convergence.Default()
 	cmd := &cobra.Command{
 		Use:   "convergence",
 		Short: "S3's staggered incast: Swift and HPCC with and without Variable AI and Sampling Frequency",
@@ -44,8 +43,7 @@ all runs the four, both the two references.`,
 			if err := pl.check(); err != nil {
 				return err
 			}
-			b := def
-			b.Flows, b.StaggerNs, b.DurationNs, b.BinNs, b.LinkGbps = flows, 1000*staggerUs, 1000*durationUs, 1000*binUs, gbps
+			b := convergence.Scene(flows, 1000*staggerUs, 1000*durationUs, 1000*binUs, gbps)
 			if flows < 2 || flows > 1024 {
 				return usageErr("--flows %d: want 2..1024", flows)
 			}
@@ -53,39 +51,9 @@ all runs the four, both the two references.`,
 				float64(flows-1)*staggerUs >= durationUs || durationUs/binUs > 1e5 {
 				return usageErr("--gbps %g, --stagger %g, --duration %g, --bin %g: want a rate up to 10 Tb/s, every join before the end of at most 1 s, at most 100000 bins", gbps, staggerUs, durationUs, binUs)
 			}
-			b.InitCwnd = b.LinkGbps / 8 * b.BaseRTT() / float64(b.MTU)
-			type row struct {
-				Control string                   `json:"control"`
-				Runs    []*snyder.ConvergeResult `json:"runs"`
-			}
-			var rows []row
-			if control == "swift" || control == "both" || control == "all" {
-				rs, err := snyder.SwiftConvergence(b, snyder.DefaultSwift())
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				rows = append(rows, row{"swift", rs})
-			}
-			if control == "swift-block" || control == "all" {
-				rs, err := snyder.SwiftFxConvergence(b, snyder.DefaultSwiftFx(), snyder.GoldenSwiftFx)
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				rows = append(rows, row{"swift-block", rs})
-			}
-			if control == "hpcc" || control == "both" || control == "all" {
-				rs, err := snyder.HPCCConvergence(b, snyder.DefaultHPCC(b))
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				rows = append(rows, row{"hpcc", rs})
-			}
-			if control == "hpcc-block" || control == "all" {
-				rs, err := snyder.HPCCFxConvergence(b, snyder.DefaultHPCCFx(), snyder.GoldenHPCCFx)
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				rows = append(rows, row{"hpcc-block", rs})
+			rows, err := convergence.Run(b, control)
+			if err != nil {
+				return usageErr("%v", err)
 			}
 			if rows == nil {
 				return usageErr("--control %q: want swift, swift-block, hpcc, hpcc-block, both (swift and hpcc) or all", control)
@@ -93,13 +61,7 @@ all runs the four, both the two references.`,
 			w := cmd.OutOrStdout()
 			var plots []string
 			if pl.any() {
-				var charts []netsim.Plot
-				for _, r := range rows {
-					c := snyder.JainChart(r.Runs, r.Control, b)
-					charts = append(charts, netsim.Plot{Name: r.Control, Lines: &c})
-				}
-				var err error
-				if plots, err = writePlots(pl, charts); err != nil {
+				if plots, err = writePlots(pl, convergence.Plots(rows, b)); err != nil {
 					return fmt.Errorf("convergence: %w", err)
 				}
 			}

@@ -6,8 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/blocks/block"
-	bsrp "github.com/nicgen/nicgen/blocks/srp"
+	"github.com/nicgen/nicgen/blocks/scenario"
 	"github.com/nicgen/nicgen/golden/netsim/hotspot"
 )
 
@@ -53,19 +52,7 @@ time to PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			if _, err := selectBlocks(r, []string{"srp_tx", "srp_rx", "srp_ttw", "ecn_ipd"}); err != nil {
 				return err
 			}
-			tx, err := block.ParamsOf[bsrp.TxParams](r.Config, "srp_tx")
-			if err != nil {
-				return err
-			}
-			rx, err := block.ParamsOf[bsrp.RxParams](r.Config, "srp_rx")
-			if err != nil {
-				return err
-			}
-			ttw, err := block.ParamsOf[bsrp.TTWParams](r.Config, "srp_ttw")
-			if err != nil {
-				return err
-			}
-			ipd, err := block.ParamsOf[bsrp.IPDParams](r.Config, "ecn_ipd")
+			proto, err := scenario.NewHotspotProtocol(r.Config)
 			if err != nil {
 				return err
 			}
@@ -78,9 +65,7 @@ time to PREFIX-throughput.svg, PREFIX-victims.svg and PREFIX-latency.svg.`,
 			cfg.HotspotPackets, cfg.VictimPackets, cfg.SmallPackets, cfg.SmallShare = o.message, o.victimMsg, o.small, o.share
 			cfg.DurationNs, cfg.WarmupNs, cfg.BinNs = 1000*o.durationUs, 1000*o.warmupUs, 1000*o.binUs
 			// the configuration's protocol, in tables sized for the network
-			cfg.Tx, cfg.IPD, cfg.Epsilon = tx.Golden(), ipd.Golden(), rx.Epsilon
-			cfg.Rx, cfg.TTW = rx.Golden(), ttw.Golden()
-			cfg.Size()
+			proto.Apply(&cfg)
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
 			}

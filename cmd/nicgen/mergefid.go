@@ -5,11 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/blocks/block"
 	"github.com/nicgen/nicgen/blocks/config"
-	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
-	"github.com/nicgen/nicgen/cmd/nicgen/internal/rates"
-	"github.com/nicgen/nicgen/golden/smartt"
+	"github.com/nicgen/nicgen/blocks/scenario"
 )
 
 // newMergeFidelityCmd is `nicgen scenario merge`: how far merged ACKs move
@@ -39,54 +36,29 @@ through it.`,
 			if err != nil {
 				return err
 			}
-			bp, err := block.ParamsOf[bsmartt.Params](r.Config, "nscc")
+			def, err := scenario.DefaultMergeSlots(r.Config)
 			if err != nil {
 				return err
 			}
 			if slots == 0 {
-				slots = max(bp.MergeSlots, 12)
+				slots = def
 			}
 			if slots < 2 || slots > 32 {
 				return usageErr("--slots %d: want 2..32", slots)
 			}
-			// the merging configuration of nscc: merged ACKs (and NACKs)
-			// of up to 32 KiB
-			mp := bp
-			mp.MergeSlots, mp.MergeAcks, mp.MergeNacks = slots, true, true
-			mp.SizeW = max(mp.SizeW, 16)
-			depth, err := bsmartt.DepthFor(mp)
+			m, err := scenario.NewMergeReplay(r.Config, slots)
 			if err != nil {
 				return err
 			}
-			gp := mp.Golden()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "nscc, %d slots, depth %d, clock %g MHz, messages of %s\n", slots, depth, clockMHz, size)
+			fmt.Fprintf(out, "nscc, %d slots, depth %d, clock %g MHz, messages of %s\n", slots, m.Depth, clockMHz, size)
 			fmt.Fprintln(out, "trace                  ACKs  results  merged  ACKs/result  compared  mean diff  p99 diff  max diff  input waits")
-			for _, tr := range []struct {
-				name    string
-				senders int
-				allCE   bool
-			}{{"one connection", 1, false}, {"one connection, CE", 1, true}, {"8:1 incast", 8, false}, {"64:1 incast", 64, false}} {
-				// CE: every ACK marked, with an RTT of at least two
-				// target RTTs (a marked ACK at the base RTT is nscc's
-				// no-op, S1 Algorithm 1)
-				trtt := uint32(2 * gp.Derive().TrttNs)
-				evs, err := rates.RecordIncast(gp, tr.senders, msg)
+			for _, tr := range scenario.MergeTraces() {
+				d, err := m.Measure(tr, msg, clockMHz)
 				if err != nil {
 					return err
 				}
-				arrive := make([]int64, len(evs))
-				for i := range evs {
-					if tr.allCE && evs[i].Kind == smartt.KindAck {
-						evs[i].ECN, evs[i].RTT = true, max(evs[i].RTT, trtt)
-					}
-					arrive[i] = int64(float64(evs[i].Now-evs[0].Now) * clockMHz / 1000)
-				}
-				d, err := smartt.MeasureMergeDivergence(gp, depth, slots, mp.MergeNacks, evs, arrive)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(out, "%-20s %6d  %7d  %6d  %11.2f  %8d  %8.2f%%  %7.2f%%  %7.2f%%  %12d\n", tr.name, d.Events, d.Results, d.Merged,
+				fmt.Fprintf(out, "%-20s %6d  %7d  %6d  %11.2f  %8d  %8.2f%%  %7.2f%%  %7.2f%%  %12d\n", tr.Name, d.Events, d.Results, d.Merged,
 					d.MeanMembers, d.Compared, 100*d.MeanRel, 100*d.P99Rel, 100*d.MaxRel, d.InputStalled)
 			}
 			return nil

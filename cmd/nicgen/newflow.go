@@ -7,16 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nicgen/nicgen/golden/netsim/newflow"
-	"github.com/nicgen/nicgen/golden/onerc"
 )
-
-// newflowRun is one weight's scene with 1RC and without (a port that lets
-// every packet through).
-type newflowRun struct {
-	Weight  uint64          `json:"weight"`
-	With    *newflow.Result `json:"with_1rc"`
-	Without *newflow.Result `json:"without_1rc"`
-}
 
 func newNewflowCmd() *cobra.Command {
 	c := newflow.Default()
@@ -46,31 +37,14 @@ docs/blocks/onerc.md has the scene.`,
 			if len(weights) == 0 {
 				return usageErr("--weight: give at least one weight")
 			}
-			var runs []newflowRun
+			var runs []*newflow.Comparison
 			for _, w := range weights {
 				if w < 1 || w > 255 {
 					return usageErr("--weight %d: want 1..255 (onerc_host's 8-bit weights)", w)
 				}
-				sc := c
-				sc.Weight = uint64(w)
-				run := newflowRun{Weight: uint64(w)}
-				for _, with := range []bool{true, false} {
-					b, err := newflow.GoldenBlocks(sc)
-					if err != nil {
-						return usageErr("%v", err)
-					}
-					if !with {
-						b.Port = passAll{}
-					}
-					r, err := newflow.Run(sc, b)
-					if err != nil {
-						return usageErr("%v", err)
-					}
-					if with {
-						run.With = r
-					} else {
-						run.Without = r
-					}
+				run, err := newflow.Compare(c, uint64(w))
+				if err != nil {
+					return usageErr("%v", err)
 				}
 				runs = append(runs, run)
 			}
@@ -90,14 +64,7 @@ docs/blocks/onerc.md has the scene.`,
 	return cmd
 }
 
-// passAll is a port without 1RC: every packet goes through.
-type passAll struct{}
-
-func (passAll) StepTo(e *onerc.SwitchEvent, r *onerc.SwitchResult) {
-	*r = onerc.SwitchResult{Conn: e.Conn, Kind: e.Kind, LetThrough: e.LetThrough, Hit: true}
-}
-
-func writeNewflow(w io.Writer, c newflow.Config, runs []newflowRun) error {
+func writeNewflow(w io.Writer, c newflow.Config, runs []*newflow.Comparison) error {
 	bw := &errWriter{w: w}
 	bw.printf("%d flows on a %g Gb/s link of %d B packets, %g us each way, epochs of %g us; a new flow of %d packets joins at %g us\n",
 		c.Old, c.LinkGbps, c.MTU, c.PropNs/1000, c.EpochNs/1000, c.MessagePackets, c.JoinNs/1000)

@@ -3,17 +3,14 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nicgen/nicgen/blocks/block"
-	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
-	buet "github.com/nicgen/nicgen/blocks/uet"
+	"github.com/nicgen/nicgen/blocks/scenario"
 	"github.com/nicgen/nicgen/golden/netsim"
-	"github.com/nicgen/nicgen/golden/smartt"
-	"github.com/nicgen/nicgen/golden/uet"
 )
 
 func newScenarioCmd() *cobra.Command {
@@ -72,11 +69,9 @@ sender's window over time.`,
 				return err
 			}
 			engine := variant == "uet_cc"
-			var v smartt.Variant
 			if !engine {
-				var err error
-				if v, err = parseVariant(variant); err != nil {
-					return err
+				if vs := scenario.WindowVariants(); !slices.Contains(vs, variant) {
+					return usageErr("--variant %q: want %s or %s", variant, vs[0], vs[1])
 				}
 			} else if float {
 				return usageErr("--float: uet_cc has no float64 reference (its parts' references are nscc's and smartt's)")
@@ -98,42 +93,17 @@ sender's window over time.`,
 			if err != nil {
 				return err
 			}
-			blockName := variant
-			if !engine {
-				blockName = v.String()
-			}
-			if _, err := selectBlocks(r, []string{blockName}); err != nil {
+			if _, err := selectBlocks(r, []string{variant}); err != nil {
 				return err
 			}
-			var p smartt.Params
-			var up uet.Params
-			var shell string // what of the configured shell the scenario does not model
-			if engine {
-				bp, err := block.ParamsOf[buet.Params](r.Config, blockName)
-				if err != nil {
-					return err
-				}
-				up = bp.Golden()
-				p, v = up.CC, up.CC.Variant
-				if bp.Split {
-					shell = "uet_cc's split send path"
-				} else if bp.CC.MergeSlots > 0 {
-					shell = "merge_slots"
-				}
-			} else {
-				bp, err := block.ParamsOf[bsmartt.Params](r.Config, blockName)
-				if err != nil {
-					return err
-				}
-				p = bp.Golden()
-				if bp.MergeSlots > 0 {
-					shell = "merge_slots"
-				}
+			in, err := scenario.NewIncast(r.Config, variant)
+			if err != nil {
+				return err
 			}
-			if senders > p.NumConn {
-				return usageErr("--senders %d: the model has %d connections", senders, p.NumConn)
+			if senders > in.NumConn {
+				return usageErr("--senders %d: the model has %d connections", senders, in.NumConn)
 			}
-			cfg := netsim.ConfigFor(p)
+			cfg := in.Net
 			cfg.Senders = senders
 			cfg.MessageBytes = msg
 			cfg.Seed = seed
@@ -151,69 +121,45 @@ sender's window over time.`,
 				most := int64(horizonNs / 2 * cfg.LinkGbps / 8 / float64(senders))
 				return usageErr("--size %q: %d senders of %s take at least %.0f ms at %v Gb/s, and the simulation stops at %.0f ms: want at most %s per sender", size, senders, netsim.FormatBytes(msg), ideal/1e6, cfg.LinkGbps, horizonNs/1e6, netsim.FormatBytes(most))
 			}
-			ctrls, engines, clocked, err := incastSenders(p, up, senders, engine, float, clockMHz)
-			if clockMHz != 0 {
-				shell = "" // the clocked engine models the configured shell
-			}
+			res, err := in.Run(cfg, float, clockMHz)
 			if err != nil {
 				return err
-			}
-			res, err := netsim.Run(cfg, ctrls)
-			if err != nil {
-				return fmt.Errorf("incast: %w", err)
-			}
-			ents, err := netsim.EntropyTotals(engines)
-			if err != nil {
-				return fmt.Errorf("incast: %w", err)
-			}
-			name := v.String()
-			if engine {
-				lb := "reps"
-				if up.UseConf {
-					lb = "reps_conf"
-				}
-				name = fmt.Sprintf("uet_cc (%s and %s)", v, lb)
 			}
 			model := "fixed-point golden model"
 			if float {
 				model = "float64 reference model"
 			}
-			var eng *engineOut
 			if clockMHz != 0 {
 				model = fmt.Sprintf("golden cycle model at %v MHz", clockMHz)
-				eng = &engineOut{ClockMHz: clockMHz, Shell: engineShell(up), EngineStats: netsim.EngineTotals(clocked)}
 			}
 			w := cmd.OutOrStdout()
 			var plots []string
 			if pl.any() {
-				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", name, senders, netsim.FormatBytes(msg),
-					p.Network.LinkGbps, p.Network.BrttNs, r.Config.Name, model)
-				if plots, err = writeChart(pl, netsim.CwndChart(res, title)); err != nil {
+				title := fmt.Sprintf("%s %d:1 incast, %s per sender, %v Gb/s, base RTT %d ns, %s (%s)", in.Name, senders, netsim.FormatBytes(msg),
+					in.LinkGbps, in.BaseRTTNs, r.Config.Name, model)
+				if plots, err = writeChart(pl, netsim.CwndChart(res.Result, title)); err != nil {
 					return fmt.Errorf("incast: %w", err)
 				}
 			}
 			if asJSON {
-				out := scenarioOut{Variant: variant, Model: model, NotModelled: shell, Senders: senders, MessageBytes: msg,
-					LinkGbps: p.Network.LinkGbps, BaseRTTNs: int64(p.Network.BrttNs), CompletionUs: res.CompletionNs / 1000,
+				out := scenarioOut{Variant: variant, Model: model, NotModelled: res.NotModelled, Senders: senders, MessageBytes: msg,
+					LinkGbps: in.LinkGbps, BaseRTTNs: int64(in.BaseRTTNs), CompletionUs: res.CompletionNs / 1000,
 					IdealUs: res.IdealNs / 1000, FloorUs: res.FloorNs / 1000, Slowdown: res.Slowdown, Jain: res.Jain,
-					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: pl.svg, PNG: pl.png}
-				if engine {
-					out.Entropies = &ents
-				}
-				out.Engine = eng
+					PeakQueueBytes: res.PeakQueueBytes, PeakQueueBDP: res.PeakQueueBDP, Trims: res.Trims, Marks: res.Marks, SVG: pl.svg, PNG: pl.png,
+					Entropies: res.Entropies, Engine: res.Engine}
 				return writeJSON(w, out)
 			}
-			fmt.Fprintf(w, "%s (%s)\n", name, model)
-			if shell != "" {
-				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (--clock-mhz runs the engine at cycle level, merging and split send path included)\n", shell)
+			fmt.Fprintf(w, "%s (%s)\n", in.Name, model)
+			if res.NotModelled != "" {
+				fmt.Fprintf(w, "not modelled: the configuration's %s; every ACK is applied alone, when it arrives (--clock-mhz runs the engine at cycle level, merging and split send path included)\n", res.NotModelled)
 			}
 			if err := res.WriteSummary(w); err != nil {
 				return err
 			}
-			if engine {
+			if ents := res.Entropies; ents != nil {
 				fmt.Fprintf(w, "entropies (reps in uet_cc): %d sends explored, %d recycled, %d distinct values\n", ents.Explored, ents.Recycled, ents.Distinct)
 			}
-			if eng != nil {
+			if eng := res.Engine; eng != nil {
 				fmt.Fprintf(w, "engine       %s at %v MHz: feedback applied %.1f ns after arrival (mean; max %.1f), %d events in %d window updates; input FIFO at most %d events; a send's entropy out %.1f ns after its decision (max)\n",
 					eng.Shell, eng.ClockMHz, eng.FeedbackMeanNs, eng.FeedbackMaxNs, eng.Feedback, eng.Updates, eng.MaxFIFO, eng.SendWaitMaxNs)
 			}
@@ -233,38 +179,6 @@ sender's window over time.`,
 	cmd.Flags().BoolVar(&float, "float", false, "run the float64 reference models instead of the fixed-point ones")
 	cmd.Flags().Float64Var(&clockMHz, "clock-mhz", 0, "with --variant uet_cc: run every sender's engine at cycle level at this clock (MHz), its golden cycle model in the loop (shell, merge slots, split send path); 0 applies every event at once")
 	return cmd
-}
-
-// engineOut is a clocked engine's account of an incast (--json).
-type engineOut struct {
-	ClockMHz float64 `json:"clock_mhz"`
-	Shell    string  `json:"shell"`
-	netsim.EngineStats
-}
-
-// engineShell names uet_cc's shell as the clocked scenario runs it.
-func engineShell(p uet.Params) string {
-	w := p.Window
-	if w.Depth == 0 {
-		return fmt.Sprintf("uet_cc (shared shell, depth %d)", p.Depth)
-	}
-	merge := "no merge slots"
-	if w.Slots > 0 {
-		merge = fmt.Sprintf("%d merge slots", w.Slots)
-		if !w.MergeAcks {
-			merge = fmt.Sprintf("%d waiting slots", w.Slots)
-		}
-	}
-	return fmt.Sprintf("uet_cc (split: send path depth %d, window path depth %d, %s)", p.Depth, w.Depth, merge)
-}
-
-func parseVariant(s string) (smartt.Variant, error) {
-	for _, v := range []smartt.Variant{smartt.Conf, smartt.NSCC} {
-		if s == v.String() {
-			return v, nil
-		}
-	}
-	return 0, usageErr("--variant %q: want %s or %s", s, smartt.NSCC, smartt.Conf)
 }
 
 // parseBytes reads a size such as 4096, 256KiB, 8MiB or 1MB.
@@ -336,25 +250,5 @@ type scenarioOut struct {
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
 	// Engine is the clocked engines' account (--clock-mhz).
-	Engine *engineOut `json:"engine,omitempty"`
-}
-
-// incastSenders is every sender's controller: uet_cc clocked at clockMHz
-// (its engines, clocked and as UETEngines), uet_cc answering at once,
-// or the window controller alone (fixed point or float).
-func incastSenders(p smartt.Params, up uet.Params, senders int, engine, float bool, clockMHz float64) ([]netsim.Controller, []*netsim.UETEngine, []*netsim.ClockedUET, error) {
-	switch {
-	case clockMHz != 0:
-		ctrls, clocked, err := netsim.ClockedEngines(up, senders, clockMHz)
-		var engines []*netsim.UETEngine
-		for _, k := range clocked {
-			engines = append(engines, k.UETEngine)
-		}
-		return ctrls, engines, clocked, err
-	case engine:
-		ctrls, engines, err := netsim.GoldenEngines(up, senders)
-		return ctrls, engines, nil, err
-	}
-	ctrls, err := netsim.GoldenControllers(p, senders, float)
-	return ctrls, nil, nil, err
+	Engine *scenario.Engine `json:"engine,omitempty"`
 }

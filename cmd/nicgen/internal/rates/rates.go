@@ -153,7 +153,7 @@ const (
 
 // MeasureLoads runs the loads of block in cfg: connections uniform at
 // random over the configured connections; the connection sequences of
-// recorded closed-loop 8:1 and 64:1 incasts (RecordIncast, 1 MiB per
+// recorded closed-loop 8:1 and 64:1 incasts (netsim.RecordIncast, 1 MiB per
 // sender); one connection only.
 func MeasureLoads(cfg blocks.Config, block string) (Loads, error) {
 	var lr Loads
@@ -221,7 +221,7 @@ func incastConns(senders int) ([]uint32, error) {
 	if c, ok := recorded.conns[senders]; ok {
 		return c, nil
 	}
-	events, err := RecordIncast(smartt.DefaultParams(smartt.NSCC), senders, 1<<20)
+	events, err := netsim.RecordIncast(smartt.DefaultParams(smartt.NSCC), senders, 1<<20)
 	if err != nil {
 		return nil, err
 	}
@@ -239,40 +239,4 @@ func incastConns(senders int) ([]uint32, error) {
 var recorded struct {
 	sync.Mutex
 	conns map[int][]uint32
-}
-
-// RecordIncast is the event stream of a closed-loop run of senders golden
-// senders of gp on the network model, each sending one message of msg
-// bytes to one receiver: an N:1 incast as the block sees it.
-func RecordIncast(gp smartt.Params, senders int, msg int64) ([]smartt.Event, error) {
-	ncfg := netsim.ConfigFor(gp)
-	ncfg.Senders, ncfg.MessageBytes = senders, msg
-	if err := ncfg.Validate(); err != nil {
-		return nil, err
-	}
-	ctrls, err := netsim.GoldenControllers(gp, senders, false)
-	if err != nil {
-		return nil, err
-	}
-	var events []smartt.Event
-	for i := range ctrls {
-		ctrls[i] = recorder{inner: ctrls[i], events: &events}
-	}
-	if _, err := netsim.Run(ncfg, ctrls); err != nil {
-		return nil, err
-	}
-	return events, nil
-}
-
-// recorder wraps a controller of the closed-loop simulator and keeps
-// every event it sees, so a scenario becomes a replayable stimulus.
-type recorder struct {
-	inner  netsim.Controller
-	events *[]smartt.Event
-}
-
-// Step records the event and passes it on.
-func (r recorder) Step(e smartt.Event) smartt.Result {
-	*r.events = append(*r.events, e)
-	return r.inner.Step(e)
 }
