@@ -358,7 +358,7 @@ func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, t
 		jobs = runtime.NumCPU()
 	}
 	margs := append(makeArgs(), "-j", strconv.Itoa(jobs))
-	if h, err := headerCache(ctx, root, tmp); err != nil {
+	if h, err := precompiledHeader(ctx, root, tmp, obj, rtDir, rtObjs, logf, margs); err != nil {
 		fmt.Fprintf(logf, "harness: precompiled header unavailable: %v\n", err)
 	} else {
 		fmt.Fprintf(logf, "harness: precompiled header %s.gch\n", h)
@@ -669,14 +669,40 @@ func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (strin
 	return "", objs, nil
 }
 
+// precompiledHeader readies the model's build for the precompiled
+// verilated.h (headerCache) and returns it. make passes it (OPT) to every
+// file it compiles, but only the model's own files have the flags it was
+// built with: g++ 12 crashes (an internal compiler error) rather than
+// refusing it when it is forced into the runtime's files, compiled at
+// OPT_GLOBAL. So the runtime objects are built first without it (or were
+// copied from the runtime cache), and a model that Verilator splits into
+// fast and slow files (compiled at two levels) gets none.
+func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs []string, logf *os.File, margs []string) (string, error) {
+	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
+	if err != nil {
+		return "", err
+	}
+	if !regexp.MustCompile(`(?m)^VM_PARALLEL_BUILDS = 0$`).Match(classes) {
+		return "", errors.New("the model is split into fast and slow files")
+	}
+	if len(rtObjs) == 0 {
+		return "", errors.New("the runtime objects are not known")
+	}
+	if rtDir != "" { // not cached: build them now, without the header
+		if err := runLogged(ctx, tmp, logf, "make", append(slices.Clip(margs), rtObjs...)...); err != nil {
+			return "", fmt.Errorf("the runtime objects: %w", err)
+		}
+	}
+	return headerCache(ctx, root, tmp)
+}
+
 // headerCache returns the path of a copy of verilated.h beside its
 // precompiled form (verilated.h.gch), built once per cache root for the
 // compiler and the exact flags of the model's own C++ files, which both
 // include it: forced in first (-include), it saves g++ about half a second
 // per file, a good part of a small model's build. The flags are those make
-// would use for the wrapper (make -n); g++ itself refuses a precompiled
-// header built with other options and then reads the copy, so a stale one
-// costs time, never correctness.
+// would use for the wrapper (make -n), which the model's own files share
+// (precompiledHeader says why no other file may see it).
 func headerCache(ctx context.Context, root, tmp string) (string, error) {
 	if strings.ContainsAny(root, " \t\"'$") {
 		return "", errors.New("the cache path has characters make would split")

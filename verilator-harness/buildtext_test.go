@@ -155,3 +155,23 @@ func TestPrecompiledHeaderUsed(t *testing.T) {
 		t.Errorf("g++ did not use the precompiled header (want %q in -H's output):\n%.2000s", want, out)
 	}
 }
+
+// From an empty cache, at the C++ levels make test and nicgen use and at
+// Verilator's own default, the model builds with the precompiled header
+// and its runtime objects without it (g++ 12 crashes on the runtime's
+// files given a header precompiled at another level).
+func TestFreshCacheAtEachLevel(t *testing.T) {
+	for _, level := range []string{"-O1", "-O3", "-Os"} {
+		t.Run(level, func(t *testing.T) {
+			t.Setenv(optEnv, level)
+			m := buildAcc(t, BuildOptions{CacheDir: t.TempDir()})
+			b, err := os.ReadFile(m.Info().Log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "harness: precompiled header ") || strings.Contains(string(b), "unavailable") {
+				t.Errorf("the build used no precompiled header:\n%s", b)
+			}
+		})
+	}
+}
