@@ -358,7 +358,7 @@ func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, t
 		jobs = runtime.NumCPU()
 	}
 	margs := append(makeArgs(), "-j", strconv.Itoa(jobs))
-	if h, err := precompiledHeader(ctx, root, tmp, obj, rtDir, rtObjs, logf, margs); err != nil {
+	if h, err := precompiledHeader(ctx, root, tmp, obj, rtDir, rtObjs, t, logf, margs); err != nil {
 		fmt.Fprintf(logf, "harness: precompiled header unavailable: %v\n", err)
 	} else {
 		fmt.Fprintf(logf, "harness: precompiled header %s.gch\n", h)
@@ -529,22 +529,13 @@ func directEval(s string) bool {
 			strings.HasPrefix(l, "Vtop___024root___eval_settle("), l == "}", l == "Verilated::mtaskId(0);",
 			strings.HasPrefix(l, "vlSymsp->__Vm_activity = true;"):
 		default:
-			if !slicesContains(want, l) && !slicesContains(optional, l) {
+			if !slices.Contains(want, l) && !slices.Contains(optional, l) {
 				return false // something we do not know about
 			}
 		}
 	}
 	return strings.Contains(s, "unsigned Vtop::threads() const { return 1; }") &&
 		strings.Contains(s, "bool Vtop::eventsPending() { return false; }")
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func b2i(b bool) int {
@@ -677,12 +668,12 @@ func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (strin
 // OPT_GLOBAL. So the runtime objects are built first without it (or were
 // copied from the runtime cache), and a model that Verilator splits into
 // fast and slow files (compiled at two levels) gets none.
-func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs []string, logf *os.File, margs []string) (string, error) {
+func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs []string, t toolInfo, logf *os.File, margs []string) (string, error) {
 	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
 	if err != nil {
 		return "", err
 	}
-	if !regexp.MustCompile(`(?m)^VM_PARALLEL_BUILDS = 0$`).Match(classes) {
+	if !oneFileRE.Match(classes) {
 		return "", errors.New("the model is split into fast and slow files")
 	}
 	if len(rtObjs) == 0 {
@@ -693,8 +684,11 @@ func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs
 			return "", fmt.Errorf("the runtime objects: %w", err)
 		}
 	}
-	return headerCache(ctx, root, tmp)
+	return headerCache(ctx, root, tmp, t)
 }
+
+// oneFileRE: Verilator wrote the model as one file compiled at OPT_FAST.
+var oneFileRE = regexp.MustCompile(`(?m)^VM_PARALLEL_BUILDS = 0$`)
 
 // headerCache returns the path of a copy of verilated.h beside its
 // precompiled form (verilated.h.gch), built once per cache root for the
@@ -703,7 +697,7 @@ func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs
 // per file, a good part of a small model's build. The flags are those make
 // would use for the wrapper (make -n), which the model's own files share
 // (precompiledHeader says why no other file may see it).
-func headerCache(ctx context.Context, root, tmp string) (string, error) {
+func headerCache(ctx context.Context, root, tmp string, t toolInfo) (string, error) {
 	if strings.ContainsAny(root, " \t\"'$") {
 		return "", errors.New("the cache path has characters make would split")
 	}
@@ -719,7 +713,7 @@ func headerCache(ctx context.Context, root, tmp string) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	io.WriteString(h, strings.Join(args, "\x00"))
+	io.WriteString(h, t.verilator+"\x00"+t.gxx+"\x00"+strings.Join(args, "\x00"))
 	b, err := os.ReadFile(header)
 	if err != nil {
 		return "", err
