@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Where `make test`'s time goes: runs the suite's phases one after the
+# other, as `make test` does, timing each, with the Go tests under
+# `go test -json` so that every test's and package's time is kept too.
+#
+#   bash scripts/test-profile.sh [OUT]      (default build/test-profile)
+#
+# OUT/phases.tsv    phase, wall seconds, exit status
+# OUT/go-test.json  go test -json of the Go tests (make test-go's packages)
+# OUT/summary.txt   phases, the slowest packages and the slowest tests
+# OUT/<phase>.log   each phase's output
+#
+# Run it in a clean clone with an empty model cache (NICGEN_CACHE) on a
+# quiet machine to reproduce the figures of docs/benchmarks.md. It stops at
+# the first phase that fails: a failing suite's times mean nothing.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build/test-profile}
+mkdir -p "$out"
+: > "$out/phases.tsv"
+
+phase() {
+	local name=$1
+	shift
+	local start end rc
+	start=$(date +%s.%N)
+	"$@" > "$out/$name.log" 2>&1
+	rc=$?
+	end=$(date +%s.%N)
+	local wall
+	wall=$(awk "BEGIN { printf \"%.1f\", $end - $start }")
+	printf '%s\t%s\t%d\n' "$name" "$wall" "$rc" >> "$out/phases.tsv"
+	echo "test-profile: $name $wall s (exit $rc)"
+	if [ "$rc" -ne 0 ]; then
+		tail -30 "$out/$name.log"
+		echo "test-profile: $name failed ($out/$name.log)" >&2
+		exit "$rc"
+	fi
+}
+
+go_packages=$(sed -n 's/^TEST_GO_FIRST := //p' Makefile)
+phase setup make -s setup
+phase vet make -s vet
+phase test-go env NICGEN_VERILATOR_OPT=-O1 NICGEN_SLURM=1 \
+	go test -json -count=1 -timeout 30m $go_packages ./...
+mv "$out/test-go.log" "$out/go-test.json"
+phase check-generated make -s check-generated
+phase test-cocotb make -s test-cocotb
+phase formal make -s formal
+
+python3 - "$out" <<'EOF'
+import json, sys
+from collections import defaultdict
+out = sys.argv[1]
+lines = ["phase\twall s"]
+for row in open(f"{out}/phases.tsv"):
+    name, wall, rc = row.split("\t")
+    lines.append(f"{name}\t{wall}")
+pkg, tests = {}, []
+for raw in open(f"{out}/go-test.json"):
+    try:
+        ev = json.loads(raw)
+    except ValueError:
+        continue
+    if ev.get("Action") not in ("pass", "fail") or "Elapsed" not in ev:
+        continue
+    if ev.get("Test"):
+        if "/" not in ev["Test"]:
+            tests.append((ev["Elapsed"], ev["Package"], ev["Test"]))
+    else:
+        pkg[ev["Package"]] = ev["Elapsed"]
+lines.append("")
+lines.append(f"Go packages: {len(pkg)}, summed {sum(pkg.values()):.0f} s; the slowest:")
+for name, s in sorted(pkg.items(), key=lambda kv: -kv[1])[:12]:
+    lines.append(f"{s:8.1f}  {name}")
+lines.append("")
+lines.append(f"Go tests (top level): {len(tests)}, summed {sum(t[0] for t in tests):.0f} s; the slowest:")
+for s, p, t in sorted(tests, reverse=True)[:30]:
+    lines.append(f"{s:8.1f}  {p} {t}")
+open(f"{out}/summary.txt", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
