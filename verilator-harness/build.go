@@ -349,6 +349,9 @@ func verilate(ctx context.Context, d Design, o BuildOptions, t toolInfo, root, t
 		return err
 	}
 
+	if err := coldAtO0(obj); err != nil {
+		return err
+	}
 	rtDir, rtObjs, err := runtimeCache(ctx, root, tmp, obj, t)
 	if err != nil {
 		fmt.Fprintf(logf, "harness: runtime object cache unavailable: %v\n", err)
@@ -789,6 +792,45 @@ func headerCommand(dry string) ([]string, string, error) {
 // globalRE finds the VM_GLOBAL_FAST/SLOW lists of Vtop_classes.mk, whose
 // entries Verilator 5.006 indents with a tab and 5.048 with two spaces.
 var globalRE = regexp.MustCompile(`(?s)VM_GLOBAL_(?:FAST|SLOW) \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
+
+// slowRE finds the lists of Vtop_classes.mk whose files Verilator marks
+// as run rarely (construction, initial values, the first settle).
+var slowRE = regexp.MustCompile(`(?s)VM_(?:CLASSES|SUPPORT)_SLOW \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
+
+// coldPrologue and coldEpilogue enclose a slow file's code: g++ compiles
+// it without optimisation, whatever level the file's compile command
+// names. Verilator writes a one-file model (VM_PARALLEL_BUILDS = 0) as one
+// translation unit compiled at OPT_FAST, so without them the code that
+// runs once, at the model's creation, costs the compiler as much as the
+// code that runs every cycle: about 40% of the compile (docs/benchmarks.md,
+// "Model builds"). The warning silenced is g++'s complaint that a
+// declaration repeated inside the region does not repeat its attribute.
+const (
+	coldPrologue = "#pragma GCC push_options\n#pragma GCC optimize (\"O0\")\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wattributes\"\n"
+	coldEpilogue = "\n#pragma GCC diagnostic pop\n#pragma GCC pop_options\n"
+)
+
+// coldAtO0 encloses every slow file that Vtop_classes.mk in obj lists in
+// coldPrologue and coldEpilogue.
+func coldAtO0(obj string) error {
+	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
+	if err != nil {
+		return err
+	}
+	for _, m := range slowRE.FindAllStringSubmatch(string(classes), -1) {
+		for _, f := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
+			path := filepath.Join(obj, f+".cpp")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return fmt.Errorf("harness: a slow file of the model: %w", err)
+			}
+			if err := os.WriteFile(path, []byte(coldPrologue+string(b)+coldEpilogue), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 func globalObjects(classes string) []string {
 	var objs []string

@@ -24,6 +24,48 @@ func TestGlobalObjects(t *testing.T) {
 	}
 }
 
+// The slow files, and only they, are compiled without optimisation: each
+// listed in Vtop_classes.mk's slow lists (5.006's tabs and 5.048's
+// spaces) is enclosed in the pragmas, the fast ones are left as written.
+func TestColdAtO0(t *testing.T) {
+	for name, mk := range map[string]string{
+		"5.006": "VM_CLASSES_FAST += \\\n\tVtop \\\n\tVtop_fast \\\n\n# slow\nVM_CLASSES_SLOW += \\\n\tVtop_slow \\\n\nVM_SUPPORT_FAST += \\\n\nVM_SUPPORT_SLOW += \\\n\tVtop__Syms \\\n\nVM_GLOBAL_FAST += \\\n\tverilated \\\n",
+		"5.048": "VM_CLASSES_FAST += \\\n  Vtop \\\n  Vtop_fast \\\nVM_CLASSES_SLOW += \\\n  Vtop_slow \\\nVM_SUPPORT_FAST += \\\nVM_SUPPORT_SLOW += \\\n  Vtop__Syms \\\nVM_GLOBAL_FAST += \\\n  verilated \\\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			obj := t.TempDir()
+			files := []string{"Vtop", "Vtop_fast", "Vtop_slow", "Vtop__Syms", "verilated"}
+			for _, f := range files {
+				if err := os.WriteFile(filepath.Join(obj, f+".cpp"), []byte("int "+f+";\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(obj, "Vtop_classes.mk"), []byte(mk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := coldAtO0(obj); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				b, err := os.ReadFile(filepath.Join(obj, f+".cpp"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := "int " + f + ";\n"
+				if f == "Vtop_slow" || f == "Vtop__Syms" {
+					want = coldPrologue + want + coldEpilogue
+				}
+				if string(b) != want {
+					t.Errorf("%s.cpp:\n%s\nwant:\n%s", f, b, want)
+				}
+			}
+		})
+	}
+	if err := coldAtO0(t.TempDir()); err == nil {
+		t.Error("no Vtop_classes.mk, and no error")
+	}
+}
+
 // The direct call of the root eval is taken for the eval_step that
 // Verilator 5.006 and 5.048 write for a one-thread, timing-free model
 // (texts copied from their output for srp_tx), and refused for one
