@@ -160,8 +160,13 @@ def main():
         # instead of 50 at Verilator's default -Os and its four tests take
         # 87 s instead of 70; the smaller blocks' tests run at the pace of
         # the testbench's Python either way (measured 2026-11-26).
+        # The model is compiled as one file (VM_PARALLEL_BUILDS=0): Verilator
+        # splits a large one into a dozen, and each pays g++'s parse of
+        # verilated.h again (about 2 s); hpcc's build took 15.6 s of CPU
+        # split and 6.4 s as one file, the runtime served by ccache in both
+        # (measured 2026-11-29; docs/benchmarks.md).
         cxx = os.environ.get("NICGEN_COCOTB_CXX_OPT", "-O0")
-        os.environ["MAKEFLAGS"] = f"-j{os.cpu_count() or 1} OPT_FAST={cxx} OPT_SLOW={cxx} OPT_GLOBAL={cxx}"
+        os.environ["MAKEFLAGS"] = f"-j{os.cpu_count() or 1} OPT_FAST={cxx} OPT_SLOW={cxx} OPT_GLOBAL={cxx} VM_PARALLEL_BUILDS=0"
         # Each build compiles Verilator's and cocotb's runtime again (about
         # 7 s of the C++ compiler): ccache, when installed (scripts/setup.sh
         # does), serves the later builds from build/ccache.
