@@ -38,11 +38,9 @@ phase() {
 	fi
 }
 
-go_packages=$(sed -n 's/^TEST_GO_FIRST := //p' Makefile)
 phase setup make -s setup
 phase vet make -s vet
-phase test-go env NICGEN_VERILATOR_OPT=-O1 NICGEN_SLURM=1 \
-	go test -json -count=1 -timeout 30m $go_packages ./...
+phase test-go make -s --no-print-directory test-go GO_TEST_FLAGS=-json
 mv "$out/test-go.log" "$out/go-test.json"
 phase check-generated make -s check-generated
 phase test-cocotb make -s test-cocotb
