@@ -9,7 +9,6 @@ package block
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 
 	"github.com/nicgen/nicgen/blocks/connpipe"
@@ -192,7 +191,8 @@ type CycleModel interface {
 }
 
 // Desc is the description of a block with parameters of type P, as its
-// package writes it.
+// package writes it. P embeds a connpipe.Core, which holds the depth of
+// the block's pipelined shell and its table port for the control wrapper.
 type Desc[P any] struct {
 	Name  string
 	Title string
@@ -208,10 +208,8 @@ type Desc[P any] struct {
 	Build func(P) (*hdlgen.Module, error)
 	// Paper is the seed's state figure for the parameters, if it has one.
 	Paper func(P) (PaperFigure, bool)
-	// NumConn and Depth are the connections of the state table and the
-	// datapath stages of the pipelined shell.
+	// NumConn is the connections of the state table.
 	NumConn func(P) int
-	Depth   func(P) int
 	// Slots, when set, is the waiting slots of a block whose events are
 	// answered one by one (WaitSlotsAttr: the merging shell with no merge
 	// rule; 0 for the plain shell). Blocks that merge keep their own.
@@ -318,9 +316,8 @@ type Block struct {
 	def     func() any
 	resolve func(Section, Env) any
 	build   func(Config) (*hdlgen.Module, error)
-	// buildTable builds the block with its table port (Params.Table)
+	// buildTable builds the block with its table port (connpipe.Core.Table)
 	buildTable func(Config) (*hdlgen.Module, error)
-	tableErr   error // the parameters have no Table field
 	paper      func(Config) (paperFig, error)
 	numConn    func(Config) (int, error)
 	slots      func(Config) (int, error)
@@ -340,7 +337,8 @@ type stimOf struct {
 }
 
 // Define erases a description's parameter type. Every function of d must
-// be set: a missing one is reported by Check.
+// be set, and P must embed a connpipe.Core: a missing one is reported by
+// Check.
 func Define[P any](d Desc[P]) Block {
 	b := Block{Name: d.Name, Title: d.Title, Attrs: d.Attrs, Kinds: d.Kinds, Decode: d.Decode, Cocotb: d.Cocotb, formal: d.Formal}
 	if d.Default != nil {
@@ -350,14 +348,14 @@ func Define[P any](d Desc[P]) Block {
 		b.resolve = func(s Section, e Env) any { return d.Resolve(s, e) }
 	}
 	b.build = bindErr(d.Name, d.Build)
-	b.buildTable = bindErr(d.Name, func(p P) (*hdlgen.Module, error) {
-		p, err := withTable(p)
-		if err != nil {
-			return nil, err
-		}
-		return d.Build(p)
-	})
-	_, b.tableErr = withTable(*new(P))
+	if _, ok := any(new(P)).(connpipe.HasCore); ok {
+		core := func(p *P) *connpipe.Core { return any(p).(connpipe.HasCore).ShellCore() }
+		b.depth = bind(d.Name, func(p P) int { return core(&p).Depth })
+		b.buildTable = bindErr(d.Name, func(p P) (*hdlgen.Module, error) {
+			core(&p).Table = true
+			return d.Build(p)
+		})
+	}
 	b.golden = bindErr(d.Name, d.Golden)
 	b.cycler = bindErr(d.Name, d.Cycler)
 	if d.Cycle != nil {
@@ -368,7 +366,6 @@ func Define[P any](d Desc[P]) Block {
 	}
 	b.numConn = bind(d.Name, d.NumConn)
 	b.slots = bind(d.Name, d.Slots)
-	b.depth = bind(d.Name, d.Depth)
 	if d.Macros != nil {
 		b.macros = bind(d.Name, d.Macros)
 	}
@@ -441,12 +438,13 @@ func bindErr[P, R any](name string, f func(P) (R, error)) func(Config) (R, error
 	}
 }
 
-// Check reports a description with a missing part.
+// Check reports a description with a missing part (Core: its parameters
+// embed no connpipe.Core).
 func (b Block) Check() error {
 	var missing []string
 	for name, set := range map[string]bool{
 		"Default": b.def != nil, "Resolve": b.resolve != nil, "Build": b.build != nil, "Paper": b.paper != nil,
-		"NumConn": b.numConn != nil, "Depth": b.depth != nil, "Golden": b.golden != nil, "Cycler": b.cycler != nil,
+		"NumConn": b.numConn != nil, "Core": b.depth != nil, "Golden": b.golden != nil, "Cycler": b.cycler != nil,
 	} {
 		if !set {
 			missing = append(missing, name)
@@ -510,9 +508,6 @@ func (b Block) Build(c Config) (*hdlgen.Module, error) {
 // BuildControl makes the block's control wrapper (docs/control.md) and
 // returns it with its register map.
 func (b Block) BuildControl(c Config) (*hdlgen.Module, *control.Map, error) {
-	if b.tableErr != nil {
-		return nil, nil, fmt.Errorf("block %q: %v", b.Name, b.tableErr)
-	}
 	core, err := b.buildTable(c)
 	if err != nil {
 		return nil, nil, err
@@ -537,20 +532,6 @@ func (b Block) BuildControl(c Config) (*hdlgen.Module, *control.Map, error) {
 	return m, mp, nil
 }
 
-// withTable sets the Table field of a block's parameters: every block of
-// nicgen's has one, passed to connpipe.Spec.Table (TestControlWrappersLint
-// builds them all); a block without it has no control wrapper.
-func withTable[P any](p P) (P, error) {
-	v := reflect.ValueOf(&p).Elem()
-	if v.Kind() == reflect.Struct {
-		if f := v.FieldByName("Table"); f.IsValid() && f.Kind() == reflect.Bool && f.CanSet() {
-			f.SetBool(true)
-			return p, nil
-		}
-	}
-	return p, fmt.Errorf("parameters of type %T have no Table field: the block has no table port for the control wrapper", p)
-}
-
 // Elaborate builds and checks the block.
 func (b Block) Elaborate(c Config) (*hdlgen.Design, error) {
 	m, err := b.Build(c)
@@ -569,7 +550,8 @@ func (b Block) Paper(c Config) (PaperFigure, bool) {
 // NumConn is the number of connections of the block's state table.
 func (b Block) NumConn(c Config) (int, error) { return b.numConn(c) }
 
-// Depth is the number of datapath stages of the block's pipelined shell.
+// Depth is the number of datapath stages of the block's pipelined shell
+// (its parameters' connpipe.Core).
 func (b Block) Depth(c Config) (int, error) { return b.depth(c) }
 
 // WaitSlots is the waiting slots of a block whose events are answered one

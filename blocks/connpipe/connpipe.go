@@ -501,27 +501,6 @@ func shellProperties(m *hdlgen.Module, s Spec, table *hdlgen.Memory, words []che
 	m.Assert("same_conn_apart", apart)
 }
 
-// NeededDepth builds p at the deepest pipeline, set giving it the depth
-// and where to report the stages its cuts reach (Spec.Used), and returns
-// those stages: the depth the block needs.
-func NeededDepth[P any](p P, set func(*P, *int), build func(P) (*hdlgen.Module, error)) (int, error) {
-	var n int
-	set(&p, &n)
-	if _, err := build(p); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
-// MustDepth is a needed depth of parameters known to build (a block's
-// defaults and its proofs' configurations); it panics otherwise.
-func MustDepth(d int, err error) int {
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 // oneHotAbove is the largest result buffer read through its binary
 // pointer; larger ones are read through a one-hot copy of it.
 const oneHotAbove = 8

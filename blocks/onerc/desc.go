@@ -32,7 +32,6 @@ func SwitchDescriptor() block.Block {
 		Build:   Switch,
 		Paper:   func(SwitchParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p SwitchParams) int { return p.NumConn },
-		Depth:   func(p SwitchParams) int { return p.Depth },
 		Slots:   func(p SwitchParams) int { return p.WaitSlots },
 		Kinds:   SwitchKindNames,
 		Golden: func(p SwitchParams) (block.Golden, error) {

@@ -13,12 +13,7 @@ import (
 // pipeline depth and the proofs' properties.
 type HostParams struct {
 	gonerc.HostParams
-	Depth int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
+	connpipe.Core
 }
 
 // onerc_host's event kinds (golden/onerc HostKind).
@@ -59,7 +54,7 @@ func HostWordLayout(p HostParams) *hdlgen.Layout {
 
 // NeededHostDepth is the number of datapath stages onerc_host's cuts reach.
 func NeededHostDepth(p HostParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *HostParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Host)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Host)
 }
 
 // hostRecip is the table of the exact division by a weight: floor(b / w)
@@ -112,7 +107,7 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 			{Name: "rate", Width: rw, Doc: "ctrl_rx, send (scheduled): the flow's pacing rate, b or floor(b / weight)"},
 			{Name: "conns", Width: ww, Doc: "the host's open connections after the event"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gonerc.HostCtrlRx)).And(f.F("weight").IsZero())
 		},

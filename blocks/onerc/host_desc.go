@@ -29,7 +29,6 @@ func HostDescriptor() block.Block {
 		Build:   Host,
 		Paper:   func(HostParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p HostParams) int { return p.NumConn },
-		Depth:   func(p HostParams) int { return p.Depth },
 		Kinds:   HostKindNames,
 		Decode:  []block.Names{{Field: "status", Key: "status_name", Names: HostStatusNames}},
 		Golden: func(p HostParams) (block.Golden, error) {

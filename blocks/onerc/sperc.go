@@ -14,15 +14,10 @@ import (
 // proofs' properties.
 type SPERCParams struct {
 	gonerc.SPERCParams
-	Depth int
+	connpipe.Core
 	// WaitSlots is the waiting slots in front of the datapath
 	// (block.WaitSlotsAttr); 0: the plain shell.
 	WaitSlots int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // sperc_link's event kinds (golden/onerc SPERCKind).
@@ -57,7 +52,7 @@ func SPERCWordLayout(p SPERCParams) *hdlgen.Layout {
 
 // NeededSPERCDepth is the number of datapath stages sperc_link's cuts reach.
 func NeededSPERCDepth(p SPERCParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *SPERCParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, SPERCLink)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, SPERCLink)
 }
 
 // SPERCLink builds the sperc_link top: per link, a control packet runs
@@ -96,7 +91,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			{Name: "ignore", Width: 1, Doc: "ctrl: i[l] = b < MaxE"},
 			{Name: "state", Width: 2, Doc: "ctrl: s[l] after the packet: 0 E, 1 B"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			st := f.F("state")
 			bad := f.F("new_weight").IsZero().

@@ -34,7 +34,6 @@ func SPERCDescriptor() block.Block {
 		Build:   SPERCLink,
 		Paper:   func(SPERCParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p SPERCParams) int { return p.NumConn },
-		Depth:   func(p SPERCParams) int { return p.Depth },
 		Slots:   func(p SPERCParams) int { return p.WaitSlots },
 		Kinds:   SPERCKindNames,
 		Decode:  []block.Names{{Field: "state", Key: "state_name", Names: []string{"E", "B", "NEW_FLOW"}}},

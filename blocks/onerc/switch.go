@@ -13,19 +13,14 @@ import (
 
 // SwitchParams configure onerc_switch.
 type SwitchParams struct {
+	connpipe.Core
 	NumConn, ConnW int // slots of the window table (a power of two) and the id's width
 	TagW           int // bits of the epoch above the slot index
 	WinW           int // bits of a window, of let_through and of the threshold
 	WeightW        int // bits of the weight (connection count)
 	SeqW           int // bits of a sequence number
 	MissPass       bool
-	Depth          int
 	WaitSlots      int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // onerc_switch's event kinds (golden/onerc SwitchKind).
@@ -64,7 +59,7 @@ func SwitchWordLayout(p SwitchParams) *hdlgen.Layout {
 // NeededSwitchDepth is the number of datapath stages onerc_switch's cuts
 // reach.
 func NeededSwitchDepth(p SwitchParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *SwitchParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Switch)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Switch)
 }
 
 // divide is floor(n / d) for d > 0 by restoring division, one quotient
@@ -123,7 +118,7 @@ func Switch(p SwitchParams) (*hdlgen.Module, error) {
 			{Name: "drop", Width: 1, Doc: "data: the speculative packet is dropped"},
 			{Name: "spec", Width: 1, Doc: "data: the packet is speculative (echo)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gonerc.SwOpen)).Not().And(f.F("weight").IsZero())
 		},

@@ -28,7 +28,7 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	part := ConfPart(m, p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
-		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants = p.Formal, part.Invariants

@@ -43,7 +43,6 @@ func Descriptor() block.Block {
 			return block.PaperFigure{PerConnBits: 17*p.N + 57, Source: "S4 Table 1 (S4:L74)"}, p.N == 1 || p.N == 8
 		},
 		NumConn: func(p Params) int { return p.NumConn },
-		Depth:   func(p Params) int { return p.Depth },
 		Kinds:   goldenKinds(),
 		Golden: func(p Params) (block.Golden, error) {
 			m, err := goldenreps.NewModel(p.Golden())
@@ -76,7 +75,6 @@ func ConfDescriptor() block.Block {
 		Build:   Conf,
 		Paper:   func(ConfParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p ConfParams) int { return p.NumConn },
-		Depth:   func(p ConfParams) int { return p.Depth },
 		Kinds:   goldenKinds(),
 		Golden: func(p ConfParams) (block.Golden, error) {
 			m, err := goldenreps.NewConfModel(p.Golden())

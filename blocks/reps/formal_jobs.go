@@ -25,7 +25,7 @@ func SmallParams() Params {
 // wrap that is not a power of 2), 2 sends explored after open (a 2-bit
 // counter, so explore_left <= 2 is not implied by the width).
 func SmallConfParams() ConfParams {
-	return ConfParams{NumConn: 2, ConnW: 2, NumEntropies: 5, EVW: 3, ExploreInit: 2, Depth: DefaultConfDepth}
+	return ConfParams{NumConn: 2, ConnW: 2, NumEntropies: 5, EVW: 3, ExploreInit: 2, Core: connpipe.Core{Depth: DefaultConfDepth}}
 }
 
 func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {

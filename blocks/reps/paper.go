@@ -37,7 +37,7 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	part := PaperPart(m, p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
-		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth,
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants()

@@ -24,6 +24,7 @@ var KindNames = []string{"open", "send", "ack", "nack", "timeout"}
 // defaults are the widths of S4 Table 1, so the state budget reproduces the
 // paper's 193 bits per connection with 8 entries.
 type Params struct {
+	connpipe.Core
 	NumConn            int    // connections in the state table
 	ConnW              int    // connection id width
 	N                  int    // circular buffer entries (S4: 8)
@@ -37,10 +38,6 @@ type Params struct {
 	FreezeTime         uint64 // freezing duration in `now` ticks
 	LFSRSeed           uint32 // nonzero
 	ClearOnFreezeExit  bool   // htsim's resetBuffer on freeze exit (A-13)
-	Depth              int    // datapath stages of the pipelined shell (docs/pipeline.md)
-
-	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
-	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 }
 
 // DefaultDepth and DefaultConfDepth are the datapath stages of reps and
@@ -56,7 +53,7 @@ const (
 func DefaultParams() Params {
 	return Params{NumConn: 4096, ConnW: 16, N: 8, EVW: 16, HeadW: 8, CountW: 8, TimeW: 32, ExploreW: 8,
 		ExploreInit: 210, ExploreAfterFreeze: 210, FreezeTime: 10_000_000, LFSRSeed: 0xACE12D3B,
-		Depth: DefaultDepth}
+		Core: connpipe.Core{Depth: DefaultDepth}}
 }
 
 func fits(v uint64, width int) bool { return width >= 64 || v>>uint(width) == 0 }
@@ -96,20 +93,17 @@ func (p Params) Validate() error {
 
 // ConfParams are the generation-time parameters of `reps_conf` (S0 Alg. 4).
 type ConfParams struct {
+	connpipe.Core
 	NumConn      int
 	ConnW        int
 	NumEntropies int    // S0: 256
 	EVW          int    // width of the result EV (zero-extended entropy)
 	ExploreInit  uint64 // sends explored after open: min(BDP packets, NumEntropies)
-	Depth        int    // datapath stages of the pipelined shell (docs/pipeline.md)
-
-	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
-	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 }
 
 // DefaultConfParams is S0's setting with the default network.
 func DefaultConfParams() ConfParams {
-	return ConfParams{NumConn: 4096, ConnW: 16, NumEntropies: 256, EVW: 16, ExploreInit: 210, Depth: DefaultConfDepth}
+	return ConfParams{NumConn: 4096, ConnW: 16, NumEntropies: 256, EVW: 16, ExploreInit: 210, Core: connpipe.Core{Depth: DefaultConfDepth}}
 }
 
 // EntW is the width of an entropy index.

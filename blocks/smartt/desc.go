@@ -80,7 +80,6 @@ func Descriptor(v Variant) block.Block {
 		Build:   Block,
 		Paper:   func(Params) (block.PaperFigure, bool) { return paper, true },
 		NumConn: func(p Params) int { return p.NumConn },
-		Depth:   func(p Params) int { return p.Depth },
 		Kinds:   kinds,
 		Decode:  []block.Names{{Field: "case", Key: "rule", Names: Rules}},
 		Golden: func(p Params) (block.Golden, error) {

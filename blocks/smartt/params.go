@@ -61,6 +61,7 @@ type Network struct {
 
 // Params are the generation-time parameters of a SMaRTT block.
 type Params struct {
+	connpipe.Core
 	Variant Variant
 	Net     Network
 	NumConn int
@@ -97,7 +98,6 @@ type Params struct {
 	IgnorePhaseTimeouts  bool // nscc: a timeout in the QuickAdapt ignore phase changes nothing (S1:L799-801)
 	TrimsCountAsAcked    bool // A-7 literal: trims and timeouts add to acked
 	ZeroStampExpired     bool // a stored timestamp of 0 reads as long past
-	Depth                int  // datapath stages of the pipelined shell (docs/pipeline.md)
 	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
 	// "Merge stage"); 0 is the plain shell, where an event waits while
 	// its connection is in flight and every event behind it waits too.
@@ -117,11 +117,6 @@ type Params struct {
 	// last stage (connpipe Spec.WriteBehind): uet_cc's split window path
 	// sets it; no configuration attribute, no change of behaviour.
 	WriteBehind bool
-
-	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md); off by default
-	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int // NeededDepth: receives the stages the datapath reaches
 }
 
 // DefaultParams is the papers' setting: 800 Gb/s, 4 KiB MTU, 8.6 us.
@@ -132,7 +127,7 @@ func DefaultParams(v Variant) Params {
 		StampShift: DefaultStampShift(v), StampW: DefaultStampW(v), ByteShift: DefaultByteShift(v),
 		F: DefaultF(v), K: 10, WtdShift: 4, AvgShift: 3, FiTolNs: 1000,
 		ClampOnEarlyReturn: true, AdjustPeriod: true, ZeroStampExpired: true, IgnorePhaseTimeouts: v == NSCC,
-		Depth: DefaultDepth, StageNs: DefaultStageNs,
+		Core: connpipe.Core{Depth: DefaultDepth}, StageNs: DefaultStageNs,
 	}
 	if v == NSCC {
 		d := p.Derive()
@@ -343,11 +338,4 @@ func DepthFor(p Params) (int, error) { return NeededDepth(p) }
 // NeededDepth is the number of datapath stages p's datapath reaches when
 // it may use all of them: its cuts and, with StageNs, the boundaries hdlgen
 // places. A configuration needs at least that depth.
-func NeededDepth(p Params) (int, error) {
-	var n int
-	p.Depth, p.used = connpipe.MaxDepth, &n
-	if _, err := Block(p); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
+func NeededDepth(p Params) (int, error) { return connpipe.NeededDepth(p, connpipe.MaxDepth, Block) }

@@ -113,7 +113,7 @@ func BlockNamed(p Params, name, role string) (*hdlgen.Module, error) {
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
 		EventFields: part.EventFields, ResultFields: part.ResultFields,
-		Word: part.Word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.used,
+		Word: part.Word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)

@@ -53,7 +53,6 @@ func SwiftDescriptor() block.Block {
 		Build:   Swift,
 		Paper:   func(SwiftParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p SwiftParams) int { return p.NumConn },
-		Depth:   func(p SwiftParams) int { return p.Depth },
 		Kinds:   SwiftKindNames,
 		Golden: func(p SwiftParams) (block.Golden, error) {
 			m, err := gsnyder.NewSwiftFxModel(p.Golden())

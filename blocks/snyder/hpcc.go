@@ -14,16 +14,12 @@ import (
 // depth and the proofs' properties.
 type HPCCParams struct {
 	gsnyder.HPCCFxParams
-	Depth int
+	connpipe.Core
 
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
 	// "Merge stage"), where an ACK folds into its connection's pending ACK
 	// (HPCCMergeRule); 0: the plain shell.
 	MergeSlots int
-
-	used *int
 }
 
 // HPCCMergeRule is hpcc's merging shell (nil for the plain shell): its
@@ -129,7 +125,7 @@ func HPCCWordLayout(p HPCCParams) *hdlgen.Layout {
 
 // NeededHPCCDepth is the number of datapath stages hpcc's cuts reach.
 func NeededHPCCDepth(p HPCCParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *HPCCParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, HPCC)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, HPCC)
 }
 
 // mulConstShr is (x * c) >> sh, all of its bits.
@@ -167,7 +163,7 @@ func hpccSpec(p HPCCParams, word *hdlgen.Layout) connpipe.Spec {
 			{Name: "congested", Width: 1, Doc: "ack: U >= eta"},
 			{Name: "moved", Width: 1, Doc: "ack: the reference window moved"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -48,7 +48,6 @@ func HPCCDescriptor() block.Block {
 		Build:   HPCC,
 		Paper:   func(HPCCParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p HPCCParams) int { return p.NumConn },
-		Depth:   func(p HPCCParams) int { return p.Depth },
 		Kinds:   HPCCKindNames,
 		Golden: func(p HPCCParams) (block.Golden, error) {
 			m, err := gsnyder.NewHPCCFxModel(p.Golden())

@@ -17,16 +17,12 @@ import (
 // pipeline's depth and the proofs' properties.
 type SwiftParams struct {
 	gsnyder.SwiftFxParams
-	Depth int
+	connpipe.Core
 
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
 	// MergeSlots is the merging shell's waiting slots (docs/pipeline.md,
 	// "Merge stage"), where an ACK folds into its connection's pending ACK
 	// (SwiftMergeRule); 0: the plain shell.
 	MergeSlots int
-
-	used *int
 }
 
 // SwiftMergeRule is swift's merging shell (nil for the plain shell): its
@@ -127,7 +123,7 @@ func SwiftEventFields(p SwiftParams) []connpipe.Field {
 
 // NeededSwiftDepth is the number of datapath stages swift's cuts reach.
 func NeededSwiftDepth(p SwiftParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *SwiftParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Swift)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Swift)
 }
 
 // cwndInRange is the invariant result_cwnd_in_range: a result's window is
@@ -203,7 +199,7 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 			{Name: "congested", Width: 1, Doc: "ack: delay >= target"},
 			{Name: "decreased", Width: 1, Doc: "ack: a decrease applied"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -31,7 +31,6 @@ func IPDDescriptor() block.Block {
 		Build:   IPD,
 		Paper:   func(IPDParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p IPDParams) int { return p.NumConn },
-		Depth:   func(p IPDParams) int { return p.Depth },
 		Slots:   func(p IPDParams) int { return p.WaitSlots },
 		Kinds:   IPDKindNames,
 		Golden: func(p IPDParams) (block.Golden, error) {

@@ -15,19 +15,14 @@ import (
 // IPDParams configures ecn_ipd: one inter-packet delay per send queue.
 // Times are ticks of s_event_now (1 ns in the default configuration).
 type IPDParams struct {
+	connpipe.Core
 	NumConn, ConnW int
 	TimeW          int
 	Inc            uint64 // IPD+ per congestion notification (S2 Table 1: 800 ns)
 	Dec            uint64 // IPD- per quiet interval (50 ns)
 	Period         uint64 // t-, the quiet interval (2 us)
 	Max            uint64 // ceiling of the IPD (A-21: 100 us)
-	Depth          int    // datapath stages of the pipelined shell
 	WaitSlots      int    // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
-
-	Formal connpipe.Formal // invariants under `ifdef FORMAL (docs/formal.md)
-	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int // NeededIPDDepth: receives the stages the datapath reaches
 }
 
 // ecn_ipd's event kinds (golden/srp IPDKind).
@@ -78,7 +73,7 @@ func IPDWordLayout(p IPDParams) *hdlgen.Layout {
 
 // NeededIPDDepth is the number of datapath stages ecn_ipd's cuts reach.
 func NeededIPDDepth(p IPDParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *IPDParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, IPD)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, IPD)
 }
 
 // IPD builds the ecn_ipd top: per send queue, the IPD grows by IPD+ at
@@ -104,7 +99,7 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 		ResultFields: []connpipe.Field{
 			{Name: "ipd", Width: iw, Doc: "the queue's IPD after the event, ticks: the gap to leave before its next packet"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

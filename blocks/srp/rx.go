@@ -12,6 +12,7 @@ import (
 // endpoint (S2:L245 gives a NIC one register; a NIC with several ports or
 // functions keeps one per endpoint). Times are ticks of s_event_now.
 type RxParams struct {
+	connpipe.Core
 	NumConn, ConnW int     // endpoints and the width of their id
 	TimeW          int     // bits of now, of t_s and of the delay
 	FracW          int     // bits of the schedule below one tick
@@ -19,12 +20,6 @@ type RxParams struct {
 	NMax           uint64  // largest n (S2 Table 1: n_max = 16); above it an error
 	PacketNs       float64 // tau_p: one packet on the ejection link, ticks
 	Epsilon        float64 // the slot's margin (S2 Table 1: 0.05)
-	Depth          int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // srp_rx's event kinds (golden/srp RxKind).
@@ -73,7 +68,7 @@ func RxWordLayout(p RxParams) *hdlgen.Layout {
 
 // NeededRxDepth is the number of datapath stages srp_rx's cuts reach.
 func NeededRxDepth(p RxParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *RxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Rx)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Rx)
 }
 
 // Rx builds the srp_rx top: each reservation R(n) of an endpoint is
@@ -102,7 +97,7 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 			{Name: "delay", Width: tw, Doc: "t_s - now, ticks (reserve; else 0)"},
 			{Name: "ack", Width: 1, Doc: "the speculative packet is ACKed (spec)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 		// a reservation of more than n_max packets is refused
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gsrp.RxReserve)).And(f.F("n").Gt(hdlgen.Const(p.NW, p.NMax)))

@@ -32,7 +32,6 @@ func RxDescriptor() block.Block {
 		Build:   Rx,
 		Paper:   func(RxParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p RxParams) int { return p.NumConn },
-		Depth:   func(p RxParams) int { return p.Depth },
 		Kinds:   RxKindNames,
 		Golden: func(p RxParams) (block.Golden, error) {
 			m, err := gsrp.NewRxModel(p.Golden())

@@ -11,17 +11,12 @@ import (
 // TTWParams configures srp_ttw: the TTW check of one router input buffer,
 // one word per buffer slot (golden/srp TTWMode for the A-20 choices).
 type TTWParams struct {
+	connpipe.Core
 	NumConn, ConnW int // slots of the buffer and the width of their id
 	TimeW          int
 	HdrW           int // the header field: accumulated wait, or a deadline (TimeW bits)
 	TTW            uint64
 	Mode           gsrp.TTWMode
-	Depth          int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // srp_ttw's event kinds (golden/srp TTWKind).
@@ -60,7 +55,7 @@ func TTWWordLayout(p TTWParams) *hdlgen.Layout {
 
 // NeededTTWDepth is the number of datapath stages srp_ttw's cuts reach.
 func NeededTTWDepth(p TTWParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *TTWParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, TTW)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, TTW)
 }
 
 // TTW builds the srp_ttw top: a speculative packet is stamped on arrival
@@ -95,7 +90,7 @@ func TTW(p TTWParams) (*hdlgen.Module, error) {
 			{Name: "hdr", Width: hw, Doc: "head: the header to forward (0 when dropped)"},
 			{Name: "empty", Width: 1, Doc: "head: the slot held no packet"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -29,7 +29,6 @@ func TTWDescriptor() block.Block {
 		Build:   TTW,
 		Paper:   func(TTWParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p TTWParams) int { return p.NumConn },
-		Depth:   func(p TTWParams) int { return p.Depth },
 		Kinds:   TTWKindNames,
 		Golden: func(p TTWParams) (block.Golden, error) {
 			m, err := gsrp.NewTTWModel(p.Golden())

@@ -10,21 +10,16 @@ import (
 // TxParams configures srp_tx: S2's sender, one word per destination send
 // queue (golden/srp tx.go states the rules and the choices).
 type TxParams struct {
+	connpipe.Core
 	NumConn, ConnW int
 	NMin, NMax     uint64 // S2 Table 1: 4 and 16 packets
 	MW             int    // bits of a message's length in packets
 	SeqW           int    // bits of a sequence number
 	TimeW          int
-	Depth          int
 	WaitSlots      int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
 	// WaitGrant is next_chunk = "after_grant": a chunk's
 	// reservation waits until the grant of the chunk before has arrived
 	WaitGrant bool
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // srp_tx's event kinds (golden/srp TxKind).
@@ -70,7 +65,7 @@ func TxWordLayout(p TxParams) *hdlgen.Layout {
 
 // NeededTxDepth is the number of datapath stages srp_tx's cuts reach.
 func NeededTxDepth(p TxParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *TxParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Tx)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Tx)
 }
 
 // thermo is the NMax-bit mask of the values below v: bit i is v > i.
@@ -160,7 +155,7 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 			{Name: "busy", Width: 1, Doc: "msg: the queue is still sending a message; nothing changed"},
 			{Name: "msg_done", Width: 1, Doc: "the message is delivered after this event"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gsrp.TxMsg)).And(f.F("m").IsZero())
 		},

@@ -32,7 +32,6 @@ func TxDescriptor() block.Block {
 		Build:   Tx,
 		Paper:   func(TxParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p TxParams) int { return p.NumConn },
-		Depth:   func(p TxParams) int { return p.Depth },
 		Slots:   func(p TxParams) int { return p.WaitSlots },
 		Kinds:   TxKindNames,
 		Golden: func(p TxParams) (block.Golden, error) {

@@ -13,12 +13,7 @@ import (
 // properties.
 type LRUArbParams struct {
 	gthreecpo.ArbTableParams
-	Depth int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
+	connpipe.Core
 }
 
 // lru_arb's event kinds (golden/threecpo ArbKind).
@@ -52,7 +47,7 @@ func ArbWordLayout(p LRUArbParams) *hdlgen.Layout {
 
 // NeededArbDepth is the number of datapath stages lru_arb's cuts reach.
 func NeededArbDepth(p LRUArbParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *LRUArbParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, LRUArb)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, LRUArb)
 }
 
 // lowestOne keeps the lowest set bit of v: v & -v.
@@ -103,7 +98,7 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			{Name: "granted", Width: 1, Doc: "cycle: a VC was granted (some VC both requested and may go)"},
 			{Name: "grant", Width: iw, Doc: "the granted VC (0 when none)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used,
+		Word: word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -27,7 +27,6 @@ func LRUArbDescriptor() block.Block {
 		Build:   LRUArb,
 		Paper:   func(LRUArbParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p LRUArbParams) int { return p.NumConn },
-		Depth:   func(p LRUArbParams) int { return p.Depth },
 		Kinds:   ArbKindNames,
 		Golden: func(p LRUArbParams) (block.Golden, error) {
 			t, err := gthreecpo.NewArbTable(p.ArbTableParams)

@@ -37,7 +37,6 @@ func WMCtrlDescriptor() block.Block {
 		Build:   WMCtrl,
 		Paper:   func(WMCtrlParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p WMCtrlParams) int { return p.NumConn },
-		Depth:   func(p WMCtrlParams) int { return p.Depth },
 		Slots:   func(p WMCtrlParams) int { return p.WaitSlots },
 		Kinds:   WMKindNames,
 		Golden: func(p WMCtrlParams) (block.Golden, error) {

@@ -15,13 +15,8 @@ import (
 // properties.
 type IRLTokensParams struct {
 	gthreecpo.IRLTableParams
-	Depth     int
+	connpipe.Core
 	WaitSlots int // waiting slots in front of the datapath (block.WaitSlotsAttr); 0: the plain shell
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // irl_tokens's event kinds (golden/threecpo IRLKind).
@@ -55,7 +50,7 @@ func IRLWordLayout(p IRLTokensParams) *hdlgen.Layout {
 
 // NeededIRLDepth is the number of datapath stages irl_tokens's cuts reach.
 func NeededIRLDepth(p IRLTokensParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *IRLTokensParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, IRLTokens)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, IRLTokens)
 }
 
 // IRLTokens builds the irl_tokens top: per GPU port, a cycle draws two
@@ -90,7 +85,7 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 			{Name: "rsp_tokens", Width: tw, Doc: "the response counter after the event, two's complement"},
 			{Name: "may_send", Width: 1, Doc: "after the event: both counters hold a token, a request may go"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gthreecpo.IRLOpen)).And(f.F("seed").IsZero())
 		},

@@ -30,7 +30,6 @@ func IRLTokensDescriptor() block.Block {
 		Build:   IRLTokens,
 		Paper:   func(IRLTokensParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p IRLTokensParams) int { return p.NumConn },
-		Depth:   func(p IRLTokensParams) int { return p.Depth },
 		Slots:   func(p IRLTokensParams) int { return p.WaitSlots },
 		Kinds:   IRLKindNames,
 		Golden: func(p IRLTokensParams) (block.Golden, error) {

@@ -14,15 +14,10 @@ import (
 // properties.
 type MCastMatchParams struct {
 	gthreecpo.MatchTableParams
-	Depth int
+	connpipe.Core
 	// WaitSlots is the waiting slots in front of the datapath
 	// (block.WaitSlotsAttr); 0: the plain shell.
 	WaitSlots int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // mcast_match's event kinds (golden/threecpo MatchKind).
@@ -57,7 +52,7 @@ func MatchWordLayout(p MCastMatchParams) *hdlgen.Layout {
 
 // NeededMatchDepth is the number of datapath stages mcast_match's cuts reach.
 func NeededMatchDepth(p MCastMatchParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *MCastMatchParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, MCastMatch)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, MCastMatch)
 }
 
 // sumTree adds values pairwise, each level ending a stage (cut), widening
@@ -129,7 +124,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			{Name: "expiry", Width: p.TimeW, Doc: "remote, not refused: now + wait, when the NIC's FIFO returns the entry as an expire event"},
 			{Name: "refused", Width: 1, Doc: "a counter would leave its range (local past its top, a member's queued flits past theirs, an expire for more than is queued): nothing changed"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			member := kind.EqC(uint64(gthreecpo.MatchRemoteKind)).Or(kind.EqC(uint64(gthreecpo.MatchExpireKind)))
 			if p.Members == 1<<uint(sw) {

@@ -34,7 +34,6 @@ func MCastMatchDescriptor() block.Block {
 		Build:   MCastMatch,
 		Paper:   func(MCastMatchParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p MCastMatchParams) int { return p.NumConn },
-		Depth:   func(p MCastMatchParams) int { return p.Depth },
 		Slots:   func(p MCastMatchParams) int { return p.WaitSlots },
 		Kinds:   MatchKindNames,
 		Golden: func(p MCastMatchParams) (block.Golden, error) {
@@ -145,7 +144,7 @@ func MCastMatchOf(c block.Config) (MCastMatchParams, error) {
 func SmallMCastMatchParams() MCastMatchParams {
 	g := gthreecpo.DefaultMatchTableParams()
 	g.Members, g.NumConn, g.ConnW, g.FlitW, g.CountW, g.LatW, g.TimeW = 3, 2, 2, 2, 5, 11, 8
-	return MCastMatchParams{MatchTableParams: g, Depth: 1}
+	return MCastMatchParams{MatchTableParams: g, Core: connpipe.Core{Depth: 1}}
 }
 
 func matchFormalJob(name, doc string, p MCastMatchParams, breaks bool) block.FormalJob {

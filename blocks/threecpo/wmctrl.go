@@ -18,17 +18,12 @@ import (
 // table, the pipeline's depth and the proofs' properties.
 type WMCtrlParams struct {
 	gthreecpo.WMFxParams
+	connpipe.Core
 	NumConn int // watermark instances (a GPU's request and response watermarks are two)
 	ConnW   int // bits of the instance id
-	Depth   int
 	// WaitSlots is the waiting slots in front of the datapath
 	// (block.WaitSlotsAttr); 0: the plain shell.
 	WaitSlots int
-
-	Formal connpipe.Formal
-	Table  bool // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-
-	used *int
 }
 
 // wm_ctrl's event kinds (golden/threecpo WMKind).
@@ -74,7 +69,7 @@ func WMCtrlEventFields(p WMCtrlParams) []connpipe.Field {
 
 // NeededWMCtrlDepth is the number of datapath stages wm_ctrl's cuts reach.
 func NeededWMCtrlDepth(p WMCtrlParams) (int, error) {
-	return connpipe.NeededDepth(p, func(q *WMCtrlParams, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, WMCtrl)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, WMCtrl)
 }
 
 // fbs16 is WMFx.FBS16 of x: the leading one's pair e2 selects the
@@ -128,7 +123,7 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 			{Name: "eq", Width: ww, Doc: fmt.Sprintf("the last RTT's watermark equivalent after the event, 2^-%d", p.F)},
 			{Name: "decreased", Width: 1, Doc: "the watermark fell"},
 		},
-		Word: word, Depth: p.Depth, Used: p.used, Merge: block.Waiting(p.WaitSlots),
+		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -39,7 +39,6 @@ func Descriptor() block.Block {
 			return block.PaperFigure{PerConnBits: 19*8 + 17*r.N + 57, Source: "S1:L861-862 (19 B) + S4 Table 1 (193 bits)"}, true
 		},
 		NumConn: func(p Params) int { return p.NumConn() },
-		Depth:   func(p Params) int { return p.Depth },
 		Kinds:   KindNames,
 		Decode:  []block.Names{{Field: "case", Key: "rule", Names: smartt.Rules}},
 		Golden: func(p Params) (block.Golden, error) {
@@ -81,7 +80,7 @@ func DefaultParams() Params {
 // configuration's section starts from (resolve counts its depth once, for
 // its own parts).
 func baseParams() Params {
-	return Params{CC: smartt.DefaultParams(smartt.NSCC), REPS: reps.DefaultParams(), Conf: reps.DefaultConfParams(), Rule: guet.BelowWindow, Depth: 1}
+	return Params{CC: smartt.DefaultParams(smartt.NSCC), REPS: reps.DefaultParams(), Conf: reps.DefaultConfParams(), Rule: guet.BelowWindow, Core: connpipe.Core{Depth: 1}}
 }
 
 func resolve(s block.Section, env block.Env) Params {

@@ -49,7 +49,7 @@ func SmallParams(cc smartt.Variant, conf bool) Params {
 	r := reps.SmallParams()
 	c := smartt.SmallParams(cc)
 	r.TimeW = c.TimeW
-	return Params{CC: c, REPS: r, Conf: reps.SmallConfParams(), UseConf: conf, Depth: 1}
+	return Params{CC: c, REPS: r, Conf: reps.SmallConfParams(), UseConf: conf, Core: connpipe.Core{Depth: 1}}
 }
 
 func formalJob(name, doc string, p Params, breaks bool) block.FormalJob {

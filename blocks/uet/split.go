@@ -74,7 +74,7 @@ func splitSendPath(p Params, rule, lbName string) (snd *hdlgen.Module, evFields,
 	}
 	spec := connpipe.Spec{
 		NumConn: p.CC.NumConn, ConnW: p.CC.ConnW, KindW: KindW, NumKinds: len(KindNames), KindNames: KindNames,
-		EventFields: evFields, ResultFields: results, Word: word, Depth: p.Depth, Used: p.used,
+		EventFields: evFields, ResultFields: results, Word: word, Depth: p.Depth, Used: p.Used(),
 		Side: &connpipe.Side{Name: "window", Width: cwndW, Doc: "the connection's congestion window, bytes, as the window path computed it"},
 	}
 	if p.Formal.Invariants {

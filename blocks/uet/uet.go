@@ -23,19 +23,17 @@ const KindW = 3
 var KindNames = []string{"open", "send", "ack", "nack (trim)", "timeout"}
 
 // Params are uet_cc's: its parts' parameters and the composition's own.
+// With Split, Depth is the send path's (the window path takes CC's).
 type Params struct {
+	connpipe.Core
 	CC      smartt.Params   // the window controller: nscc or smartt
 	REPS    reps.Params     // the load balancer when UseConf is false
 	Conf    reps.ConfParams // the load balancer when UseConf is true
 	UseConf bool            // reps_conf instead of reps
 	Rule    guet.SendRule   // when a connection may send
-	Depth   int             // datapath stages of the pipelined shell (split: the send path's)
 	// Split runs the window controller on a window path of its own, with
 	// CC's depth and merge slots, beside a short send path (split.go).
-	Split  bool
-	Formal connpipe.Formal // invariants under `ifdef FORMAL; off by default
-	Table  bool            // the table port of the control wrapper (hardware.control, docs/control.md); off by default
-	used   *int            // NeededDepth: receives the stages the datapath reaches
+	Split bool
 }
 
 // NumConn is the connections of the table (the parts agree on it).
@@ -87,9 +85,9 @@ func (p Params) Golden() guet.Params {
 // cycle.
 func NeededDepth(p Params) (int, error) {
 	if p.Split {
-		return connpipe.NeededDepth(p, func(q *Params, n *int) { q.Depth, q.used = reps.DefaultDepth, n }, Block)
+		return connpipe.NeededDepth(p, reps.DefaultDepth, Block)
 	}
-	return connpipe.NeededDepth(p, func(q *Params, n *int) { q.Depth, q.used = connpipe.MaxDepth, n }, Block)
+	return connpipe.NeededDepth(p, connpipe.MaxDepth, Block)
 }
 
 // Block builds the uet_cc top.
@@ -155,7 +153,7 @@ func Block(p Params) (*hdlgen.Module, error) {
 			{Name: "now", Width: p.CC.TimeW, Doc: "timestamp, ns (wraps)"},
 		},
 		ResultFields: results,
-		Word:         word, Depth: p.Depth, Used: p.used,
+		Word:         word, Depth: p.Depth, Used: p.Used(),
 	}
 	if p.Formal.Invariants {
 		spec.Formal = p.Formal

@@ -22,7 +22,8 @@ import (
 
 // toyParams: a byte counter per connection.
 type toyParams struct {
-	NumConn, ConnW, CountW, Depth int
+	connpipe.Core
+	NumConn, ConnW, CountW int
 }
 
 func toyBuild(p toyParams) (*hdlgen.Module, error) {
@@ -96,7 +97,7 @@ func toyDescriptor() block.Block {
 			{Name: "count_width", Kind: block.Whole, Lo: 2, Hi: 32, Unit: "bits", Doc: "width of the counter"},
 			{Name: "pipeline_depth", Kind: block.Whole, Lo: 1, Hi: 16, Doc: "datapath stages"},
 		},
-		Default: func() toyParams { return toyParams{NumConn: 4096, ConnW: 16, CountW: 8, Depth: 1} },
+		Default: func() toyParams { return toyParams{NumConn: 4096, ConnW: 16, CountW: 8, Core: connpipe.Core{Depth: 1}} },
 		Resolve: func(s block.Section, env block.Env) toyParams {
 			p := toyParams{NumConn: int(env.Conns), ConnW: int(env.ConnW)}
 			p.CountW = int(s.Whole("count_width", 8, block.Default, "a byte"))
@@ -106,7 +107,6 @@ func toyDescriptor() block.Block {
 		Build:   toyBuild,
 		Paper:   func(toyParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p toyParams) int { return p.NumConn },
-		Depth:   func(p toyParams) int { return p.Depth },
 		Kinds:   []string{"open", "add"},
 		Golden: func(p toyParams) (block.Golden, error) {
 			g := &toyGolden{p: p, count: map[uint64]uint64{}}
@@ -209,7 +209,7 @@ func TestToyBlockEndToEnd(t *testing.T) {
 	if want := `{"conn":0,"kind":0,"amount":`; !strings.HasPrefix(lines[1], want) || !strings.HasSuffix(lines[1], `"expect":{"conn":0,"kind":0,"count":0,"wrapped":false,"error":false}}`) {
 		t.Errorf("first vector %s: want an open of connection 0", lines[1])
 	}
-	g := &toyGolden{p: toyParams{NumConn: 16, ConnW: 16, CountW: 4, Depth: 1}, count: map[uint64]uint64{}}
+	g := &toyGolden{p: toyParams{NumConn: 16, ConnW: 16, CountW: 4, Core: connpipe.Core{Depth: 1}}, count: map[uint64]uint64{}}
 	for _, l := range lines[1:] {
 		var v struct {
 			Conn, Kind, Amount uint64
@@ -247,15 +247,14 @@ func TestToyBlockMismatchReport(t *testing.T) {
 	d := toyDescriptor()
 	wrong := block.Define(block.Desc[toyParams]{
 		Name: "toy_wrong", Title: "toy with a golden model that never reports a wrap", Attrs: d.Attrs,
-		Default: func() toyParams { return toyParams{NumConn: 16, ConnW: 16, CountW: 4, Depth: 1} },
+		Default: func() toyParams { return toyParams{NumConn: 16, ConnW: 16, CountW: 4, Core: connpipe.Core{Depth: 1}} },
 		Resolve: func(s block.Section, env block.Env) toyParams {
 			return toyParams{NumConn: int(env.Conns), ConnW: int(env.ConnW), CountW: int(s.Whole("count_width", 8, block.Default, "a byte")),
-				Depth: int(s.Whole("pipeline_depth", 1, block.Default, "no cut"))}
+				Core: connpipe.Core{Depth: int(s.Whole("pipeline_depth", 1, block.Default, "no cut"))}}
 		},
 		Build:   toyBuild,
 		Paper:   func(toyParams) (block.PaperFigure, bool) { return block.PaperFigure{}, false },
 		NumConn: func(p toyParams) int { return p.NumConn },
-		Depth:   func(p toyParams) int { return p.Depth },
 		Kinds:   []string{"open", "add"},
 		Golden: func(p toyParams) (block.Golden, error) {
 			g := &toyGolden{p: p, count: map[uint64]uint64{}}
