@@ -417,7 +417,7 @@ func verilatorArgs(d Design, o BuildOptions, files []string) []string {
 // makeArgs is the make command line run in the build directory. The
 // model's own code is compiled at -O3, or at the level $NICGEN_VERILATOR_OPT
 // names (-O0, -O1, -O2, -O3 or -Os; checkOptEnv): `make test` builds
-// about 80 short-lived models and compiles them at -O1, in about 60% of
+// about 210 short-lived models and compiles them at -O1, in about 60% of
 // the time, for runs about a third slower. The model is always compiled
 // as one file (VM_PARALLEL_BUILDS=0), as Verilator writes a small one:
 // the files it splits a large one into (uet_cc's dozen) each parse
@@ -785,13 +785,27 @@ func headerCommand(dry string) ([]string, string, error) {
 	return nil, "", errors.New("no compile command for the wrapper in make -n's output")
 }
 
-// globalRE finds the VM_GLOBAL_FAST/SLOW lists of Vtop_classes.mk, whose
-// entries Verilator 5.006 indents with a tab and 5.048 with two spaces.
-var globalRE = regexp.MustCompile(`(?s)VM_GLOBAL_(?:FAST|SLOW) \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
+// classLists reads the lists of Vtop_classes.mk whose names match the
+// regular expression kinds (VM_GLOBAL_FAST, VM_CLASSES_SLOW, ...) and
+// returns their entries in order. Verilator 5.006 indents an entry with a
+// tab, 5.048 with two spaces.
+func classLists(classes, kinds string) []string {
+	re := regexp.MustCompile(`(?s)VM_(?:` + kinds + `) \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
+	var names []string
+	for _, m := range re.FindAllStringSubmatch(classes, -1) {
+		names = append(names, strings.Fields(strings.ReplaceAll(m[1], "\\", " "))...)
+	}
+	return names
+}
 
-// slowRE finds the lists of Vtop_classes.mk whose files Verilator marks
-// as run rarely (construction, initial values, the first settle).
-var slowRE = regexp.MustCompile(`(?s)VM_(?:CLASSES|SUPPORT)_SLOW \+= \\\n((?:[ \t]+[^\n]*\\\n)*)`)
+// globalObjects are the runtime's objects, which every model links.
+func globalObjects(classes string) []string {
+	var objs []string
+	for _, f := range classLists(classes, "GLOBAL_FAST|GLOBAL_SLOW") {
+		objs = append(objs, f+".o")
+	}
+	return objs
+}
 
 // coldPrologue and coldEpilogue enclose a slow file's code: g++ compiles
 // it without optimisation, whatever level the file's compile command
@@ -807,36 +821,25 @@ const (
 	coldEpilogue = "\n#pragma GCC diagnostic pop\n#pragma GCC pop_options\n"
 )
 
-// coldAtO0 encloses every slow file that Vtop_classes.mk in obj lists in
-// coldPrologue and coldEpilogue.
+// coldAtO0 encloses every file that Vtop_classes.mk in obj lists as slow
+// (construction, initial values, the first settle) in coldPrologue and
+// coldEpilogue.
 func coldAtO0(obj string) error {
 	classes, err := os.ReadFile(filepath.Join(obj, "Vtop_classes.mk"))
 	if err != nil {
 		return err
 	}
-	for _, m := range slowRE.FindAllStringSubmatch(string(classes), -1) {
-		for _, f := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
-			path := filepath.Join(obj, f+".cpp")
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return fmt.Errorf("harness: a slow file of the model: %w", err)
-			}
-			if err := os.WriteFile(path, []byte(coldPrologue+string(b)+coldEpilogue), 0o644); err != nil {
-				return err
-			}
+	for _, f := range classLists(string(classes), "CLASSES_SLOW|SUPPORT_SLOW") {
+		path := filepath.Join(obj, f+".cpp")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("harness: a slow file of the model: %w", err)
+		}
+		if err := os.WriteFile(path, []byte(coldPrologue+string(b)+coldEpilogue), 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-func globalObjects(classes string) []string {
-	var objs []string
-	for _, m := range globalRE.FindAllStringSubmatch(classes, -1) {
-		for _, f := range strings.Fields(strings.ReplaceAll(m[1], "\\", " ")) {
-			objs = append(objs, f+".o")
-		}
-	}
-	return objs
 }
 
 func storeRuntime(dir, obj string, objs []string) {
