@@ -3,6 +3,7 @@ package hdlgen
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Design is a checked top module with every module it instantiates.
@@ -37,18 +38,25 @@ func Elaborate(top *Module) (*Design, error) {
 	d := &Design{Top: top}
 	var all []*Module // every distinct module value, dependencies first
 	seen := map[*Module]bool{}
+	var counted []string
 	var visit func(m *Module)
 	visit = func(m *Module) {
 		if seen[m] {
 			return
 		}
 		seen[m] = true
+		if m.counted {
+			counted = append(counted, m.name)
+		}
 		for _, sub := range m.submodules() {
 			visit(sub)
 		}
 		all = append(all, m)
 	}
 	visit(top)
+	if len(counted) > 0 {
+		return nil, fmt.Errorf("hdlgen: %s was built only to count its pipeline stages (Pipeline.CountOnly): it cannot be elaborated", strings.Join(counted, ", "))
+	}
 	var errs Errors
 	for _, m := range all {
 		errs = append(errs, m.errs...)

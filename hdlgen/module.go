@@ -113,6 +113,7 @@ type Module struct {
 	errs     []Error
 	usesClk  bool
 	curGroup string
+	counted  bool // a pipeline of it only counts stages (Pipeline.CountOnly)
 }
 
 type assign struct {
@@ -135,6 +136,9 @@ func (m *Module) Doc() string { return m.doc }
 // Note adds a line to the module's header comment (a generation-time
 // parameter or a resolved choice).
 func (m *Module) Note(format string, a ...any) { m.notes = append(m.notes, fmt.Sprintf(format, a...)) }
+
+// Notes are the module's header notes, in the order they were made.
+func (m *Module) Notes() []string { return append([]string(nil), m.notes...) }
 
 // Fail records a build error of the module at loc (a misuse that a
 // package building on hdlgen detects): Check and Verilog report it.

@@ -31,6 +31,9 @@ type Pipeline struct {
 	limit  int
 	arr    map[*node]float64
 	mods   map[*Module]float64
+	// CountOnly: operands are carried by stand-ins, not registers
+	counting bool
+	standIn  *Signal
 }
 
 // Auto lets the pipeline place stage boundaries itself: every operation
@@ -44,6 +47,19 @@ type Pipeline struct {
 func (p *Pipeline) Auto(budgetNs float64, limit int) {
 	p.budget, p.limit = budgetNs, limit
 	p.arr, p.mods = map[*node]float64{}, map[*Module]float64{}
+}
+
+// CountOnly makes the pipeline follow stages without building the
+// registers that carry values between them (balancing and cut registers):
+// a value wanted in a later stage is a stand-in of that stage. Stage, Last,
+// At, Cut and the placement errors answer as they would otherwise, so a
+// build that only wants to know how many stages its cuts reach (a block's
+// needed pipeline depth) skips most of its work. The module is then for
+// that count alone: Elaborate refuses it.
+func (p *Pipeline) CountOnly() {
+	p.counting = true
+	p.standIn = &Signal{name: "stage_stand_in", kind: kindReg}
+	p.m.counted = true
 }
 
 type delayKey struct {
@@ -209,6 +225,14 @@ func (p *Pipeline) delay(n *node, s int, name string) *node {
 		p.delays[delayKey{n, s}] = a
 		p.stage[a] = s
 		return a
+	}
+	if p.counting {
+		// a value of stage s standing for n there: no register, no name
+		out := &node{op: opSig, width: n.width, signed: n.signed, sig: p.standIn, loc: n.loc}
+		p.stage[out] = s
+		p.delays[delayKey{n, s}] = out
+		p.max = max(p.max, s)
+		return out
 	}
 	prev := p.delay(n, s-1, name)
 	if name == "" {

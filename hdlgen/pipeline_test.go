@@ -48,6 +48,51 @@ func TestPipelineBalances(t *testing.T) {
 	}
 }
 
+// TestPipelineCountOnly: a pipeline that only counts stages places every
+// value in the stage it would have otherwise, adds no register (cuts
+// included),
+// still reports a value wanted too early, and its module cannot be
+// elaborated.
+func TestPipelineCountOnly(t *testing.T) {
+	build := func(count bool) (stages []int, regs int, m *Module) {
+		m = NewModule("count_t", "counting stages")
+		x := m.Input("x", 8, "x")
+		sx := m.Reg("in_x", 8, "x", NoReset())
+		m.Assign(sx.Next, x)
+		p := m.Pipeline()
+		if count {
+			p.CountOnly()
+		}
+		p.Source(sx, 1)
+		before := len(m.regs)
+		p.Within(func() {
+			sum := p.Cut("sum", sx.Add(sx).Named("sum"))     // stage 2
+			prod := p.Cut("prod", sum.Mul(sx).Named("prod")) // stage 3
+			late := p.At(sx, 5)                              // stage 5
+			stages = []int{p.Stage(sum), p.Stage(prod), p.Stage(prod.Xor(sx)), p.Stage(late), p.Stage(late.Xor(prod)), p.Last()}
+			p.At(late, 4) // wanted before its stage: an error either way
+		})
+		return stages, len(m.regs) - before, m
+	}
+	full, fullRegs, fm := build(false)
+	counted, countedRegs, cm := build(true)
+	if fmt.Sprint(full) != fmt.Sprint(counted) || full[len(full)-1] != 5 {
+		t.Errorf("stages counted %v, built %v (last stage 5)", counted, full)
+	}
+	if countedRegs != 0 || fullRegs < 5 {
+		t.Errorf("registers: %d counted (want none), %d built", countedRegs, fullRegs)
+	}
+	if _, err := Elaborate(fm); err == nil || !strings.Contains(err.Error(), "earlier stage 4") {
+		t.Errorf("built: want the early-stage error, got %v", err)
+	}
+	if len(cm.errs) != 1 || !strings.Contains(cm.errs[0].Error(), "earlier stage 4") {
+		t.Errorf("counted: want the early-stage error, got %v", cm.errs)
+	}
+	if _, err := Elaborate(cm); err == nil || !strings.Contains(err.Error(), "only to count") {
+		t.Errorf("a counting module was elaborated: %v", err)
+	}
+}
+
 // TestPipelineAuto: with a budget, a chain of additions is split where
 // the estimated arrival passes it, and explicit limits hold.
 func TestPipelineAuto(t *testing.T) {

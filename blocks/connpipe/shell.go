@@ -347,6 +347,11 @@ func (sh *shell) datapath(step func(Step) Outcome) error {
 	m, s, W := sh.m, sh.s, sh.W
 	pl := m.Pipeline()
 	sh.pl = pl
+	if s.Used != nil {
+		// counting the stages the datapath needs (NeededDepth): the
+		// module is thrown away, so no balancing register is built
+		pl.CountOnly()
+	}
 	if s.AutoStageNs > 0 {
 		pl.Auto(s.AutoStageNs, W)
 	}
