@@ -58,27 +58,24 @@ type Spec struct {
 	EventFields  []Field  // after conn and kind
 	ResultFields []Field  // after conn and kind; error comes last
 	Word         *hdlgen.Layout
-	// Depth is the number of datapath stages (1..MaxDepth): events of one
-	// connection are Depth cycles apart, events of different connections
-	// one cycle apart.
-	Depth int
+	// Core is the block's parameter core: Depth, the number of datapath
+	// stages (1..MaxDepth: events of one connection are Depth cycles
+	// apart, events of different connections one cycle apart), Formal and
+	// Table (below), and the stage counter of NeededDepth. A block passes
+	// its parameters' core as it is.
+	Core
 	// AutoStageNs, when above 0, lets hdlgen place stage boundaries where
 	// the estimated logic of a stage would pass it (hdlgen Pipeline.Auto),
 	// besides the block's own cuts; for datapaths without global state.
 	AutoStageNs float64
-	// Used, when not nil, receives the number of datapath stages the
-	// datapath's cuts reach (at most Depth): the depth the block needs.
-	Used *int
 	// Refuse, when not nil, is 1 for an event whose fields are out of the
 	// block's range (kind is s_event_kind, fields the event's fields). It
 	// is an error like an unknown kind: the result has error set and every
 	// other field 0, and nothing is written. Evaluated in stage 1.
 	Refuse func(kind hdlgen.Expr, fields hdlgen.Record) hdlgen.Expr
 
-	// Formal asks for the shell's and the block's properties; the block's
-	// are WordInvariants and ResultInvariants (and any it declares itself
-	// with hdlgen's Assert, gated by Step.Fire). docs/formal.md.
-	Formal           Formal
+	// The block's properties under Core.Formal (docs/formal.md), besides
+	// any it declares itself with hdlgen's Assert, gated by Step.Fire.
 	WordInvariants   []Invariant // every word of the state table satisfies each
 	ResultInvariants []Invariant // every valid result beat satisfies each
 
@@ -96,20 +93,6 @@ type Spec struct {
 	// (Step.Side); nothing is forwarded. A composed block writes there
 	// what a slower datapath computes (uet_cc's split window, docs/blocks/uet_cc.md).
 	Side *Side
-
-	// Table adds the table port, through which a control wrapper reads
-	// and writes connections' words (docs/control.md): a beat of the event
-	// stream whose s_event_op is not 0 is a table operation on its
-	// connection, not an event. Bit 0 copies the word the datapath would
-	// start from into m_table_rdata (registered in the datapath's first
-	// stage); bit 1 writes s_table_wdata, read in the last stage, in the
-	// word's place. The datapath does not fire for it (Step.Fire is 0),
-	// its kind and fields are ignored (only a connection out of range is
-	// an error), and its result carries its op in m_result_op and zeros in
-	// every result field. It follows the events before it and precedes
-	// those after it, as an event would. Not with Formal.Invariants: a
-	// written word need not satisfy them.
-	Table bool
 
 	// WriteBehind registers the last stage's word, address and write
 	// enable, and the table takes them from those registers in the next
@@ -358,7 +341,7 @@ func Build(m *hdlgen.Module, s Spec, step func(Step) Outcome) error {
 	if err := sh.datapath(step); err != nil {
 		return err
 	}
-	if s.Used != nil {
+	if s.counting() {
 		// counting the stages the datapath needs (NeededDepth): the
 		// rest of the shell does not change them
 		return nil

@@ -17,7 +17,7 @@ func toySpec() Spec {
 		EventFields:  []Field{{Name: "amount", Width: 8, Doc: "amount to add"}},
 		ResultFields: []Field{{Name: "count", Width: 8, Doc: "new count"}, {Name: "wrapped", Width: 1, Doc: "the sum wrapped"}},
 		Word:         hdlgen.NewLayout("toy_word").Field("count", 8, "running sum"),
-		Depth:        1,
+		Core:         Core{Depth: 1},
 	}
 }
 

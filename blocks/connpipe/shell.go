@@ -347,7 +347,7 @@ func (sh *shell) datapath(step func(Step) Outcome) error {
 	m, s, W := sh.m, sh.s, sh.W
 	pl := m.Pipeline()
 	sh.pl = pl
-	if s.Used != nil {
+	if s.counting() {
 		// counting the stages the datapath needs (NeededDepth): the
 		// module is thrown away, so no balancing register is built
 		pl.CountOnly()
@@ -422,8 +422,8 @@ func (sh *shell) datapath(step func(Step) Outcome) error {
 		used = max(used, pl.Stage(out.Result[f.Name]))
 	}
 	m.Note("pipeline: the datapath's cuts end in stage %d of %d", max(used, FirstStage), W)
-	if s.Used != nil {
-		*s.Used = max(used, FirstStage) - ReadStages
+	if s.counting() {
+		*s.used = max(used, FirstStage) - ReadStages
 	}
 	sh.out = out
 	return nil

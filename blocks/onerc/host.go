@@ -107,13 +107,12 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 			{Name: "rate", Width: rw, Doc: "ctrl_rx, send (scheduled): the flow's pacing rate, b or floor(b / weight)"},
 			{Name: "conns", Width: ww, Doc: "the host's open connections after the event"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gonerc.HostCtrlRx)).And(f.F("weight").IsZero())
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = []connpipe.Invariant{
 			{Name: "spec_is_active", Holds: func(f hdlgen.Record) hdlgen.Value { return f.F("spec").Implies(f.F("active")) }},
 			{Name: "weights_nonzero", Holds: func(f hdlgen.Record) hdlgen.Value {
@@ -143,7 +142,6 @@ func Host(p HostParams) (*hdlgen.Module, error) {
 		slotTag[i] = m.Reg(fmt.Sprintf("slot%d_epoch", i), ew, fmt.Sprintf("shared counter %d's epoch", i), hdlgen.ResetTo(0), hdlgen.GlobalState())
 		slotSeq[i] = m.Reg(fmt.Sprintf("slot%d_seq", i), sw, fmt.Sprintf("shared counter %d: the next speculative number of its epoch", i), hdlgen.ResetTo(0), hdlgen.GlobalState())
 	}
-	spec.Table = p.Table
 	h := &hostState{m: m, p: p, word: word, tab: tab, mw: mw, shift: shift, c: c, count: count,
 		snapValid: snapValid, snapEpoch: snapEpoch, snapCount: snapCount, slotValid: slotValid, slotTag: slotTag, slotSeq: slotSeq}
 	err := connpipe.Build(m, spec, h.step)

@@ -91,7 +91,7 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			{Name: "ignore", Width: 1, Doc: "ctrl: i[l] = b < MaxE"},
 			{Name: "state", Width: 2, Doc: "ctrl: s[l] after the packet: 0 E, 1 B"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			st := f.F("state")
 			bad := f.F("new_weight").IsZero().
@@ -104,7 +104,6 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = []connpipe.Invariant{
 			{Name: "max_e2_le_max_e", Holds: func(f hdlgen.Record) hdlgen.Value { return f.F("max_e2").Le(f.F("max_e")) }},
 		}
@@ -118,7 +117,6 @@ func SPERCLink(p SPERCParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen := st.KindIs(int(gonerc.SpOpen))

@@ -118,13 +118,12 @@ func Switch(p SwitchParams) (*hdlgen.Module, error) {
 			{Name: "drop", Width: 1, Doc: "data: the speculative packet is dropped"},
 			{Name: "spec", Width: 1, Doc: "data: the packet is speculative (echo)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gonerc.SwOpen)).Not().And(f.F("weight").IsZero())
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{
 			{Name: "scheduled_never_dropped", Holds: func(f hdlgen.Record) hdlgen.Value { return f.F("drop").Implies(f.F("spec")) }},
 			{Name: "ctrl_at_least_one", Holds: func(f hdlgen.Record) hdlgen.Value {
@@ -133,7 +132,6 @@ func Switch(p SwitchParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isCtrl, isData := st.KindIs(int(gonerc.SwOpen)), st.KindIs(int(gonerc.SwCtrl)), st.KindIs(int(gonerc.SwData))
 		cv, ctag, cwin := st.Cur.F("valid"), st.Cur.F("tag"), st.Cur.F("win")

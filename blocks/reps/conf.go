@@ -28,12 +28,11 @@ func Conf(p ConfParams) (*hdlgen.Module, error) {
 	part := ConfPart(m, p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
-		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth, Used: p.Used(),
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants = p.Formal, part.Invariants
+		spec.WordInvariants = part.Invariants
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)

@@ -37,12 +37,11 @@ func Paper(p Params) (*hdlgen.Module, error) {
 	part := PaperPart(m, p)
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
-		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Depth: p.Depth, Used: p.Used(),
+		EventFields: part.EventFields, ResultFields: part.ResultFields, Word: part.Word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants()
+		spec.WordInvariants, spec.ResultInvariants = part.Invariants, resultInvariants()
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, part.Step)
 	if err == nil {
 		err = p.Formal.Check(m)

@@ -113,12 +113,11 @@ func BlockNamed(p Params, name, role string) (*hdlgen.Module, error) {
 	spec := connpipe.Spec{
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: part.KindW, NumKinds: NumKinds, KindNames: part.KindNames,
 		EventFields: part.EventFields, ResultFields: part.ResultFields,
-		Word: part.Word, Depth: p.Depth, AutoStageNs: p.StageNs, Used: p.Used(),
+		Word: part.Word, Core: p.Core, AutoStageNs: p.StageNs,
 	}
 	if p.Formal.Invariants {
-		spec.Formal, spec.WordInvariants, spec.ResultInvariants = p.Formal, part.Invariants, resultInvariants(p, d)
+		spec.WordInvariants, spec.ResultInvariants = part.Invariants, resultInvariants(p, d)
 	}
-	spec.Table = p.Table
 	spec.WriteBehind = p.WriteBehind
 	spec.Merge = MergeRule(p)
 	err := connpipe.Build(m, spec, part.Step)

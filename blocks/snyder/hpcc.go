@@ -163,10 +163,9 @@ func hpccSpec(p HPCCParams, word *hdlgen.Layout) connpipe.Spec {
 			{Name: "congested", Width: 1, Doc: "ack: U >= eta"},
 			{Name: "moved", Width: 1, Doc: "ack: the reference window moved"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{cwndInRange(cw, p.MinCwnd, p.MaxCwnd)}
 		spec.WordInvariants = []connpipe.Invariant{
 			{Name: "stage_le_max", Holds: func(r hdlgen.Record) hdlgen.Value {
@@ -174,7 +173,6 @@ func hpccSpec(p HPCCParams, word *hdlgen.Layout) connpipe.Spec {
 			}},
 		}
 	}
-	spec.Table = p.Table
 	spec.Merge = HPCCMergeRule(p)
 	return spec
 }

@@ -199,10 +199,9 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 			{Name: "congested", Width: 1, Doc: "ack: delay >= target"},
 			{Name: "decreased", Width: 1, Doc: "ack: a decrease applied"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{
 			cwndInRange(cw, p.MinCwnd, p.MaxCwnd),
 			{Name: "decrease_when_congested", Holds: func(r hdlgen.Record) hdlgen.Value { return r.F("decreased").Implies(r.F("congested")) }},
@@ -213,7 +212,6 @@ func Swift(p SwiftParams) (*hdlgen.Module, error) {
 			}})
 		}
 	}
-	spec.Table = p.Table
 	spec.Merge = SwiftMergeRule(p)
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen := st.KindIs(int(gsnyder.SwiftOpen))

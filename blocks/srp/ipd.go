@@ -99,10 +99,9 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 		ResultFields: []connpipe.Field{
 			{Name: "ipd", Width: iw, Doc: "the queue's IPD after the event, ticks: the gap to leave before its next packet"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = []connpipe.Invariant{{Name: "ipd_le_max", Holds: func(f hdlgen.Record) hdlgen.Value {
 			return f.F("ipd").Le(hdlgen.Const(iw, p.Max))
 		}}}
@@ -110,7 +109,6 @@ func IPD(p IPDParams) (*hdlgen.Module, error) {
 			return f.F("ipd").Le(hdlgen.Const(iw, p.Max))
 		}}}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isCN := st.KindIs(int(gsrp.IPDOpen)), st.KindIs(int(gsrp.IPDCN))
 		ipd, stamp, now := st.Cur.F("ipd"), st.Cur.F("stamp"), st.Event.F("now")

@@ -97,7 +97,7 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 			{Name: "delay", Width: tw, Doc: "t_s - now, ticks (reserve; else 0)"},
 			{Name: "ack", Width: 1, Doc: "the speculative packet is ACKed (spec)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 		// a reservation of more than n_max packets is refused
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gsrp.RxReserve)).And(f.F("n").Gt(hdlgen.Const(p.NW, p.NMax)))
@@ -105,12 +105,10 @@ func Rx(p RxParams) (*hdlgen.Module, error) {
 	}
 	half := uint64(1) << uint(tw-1)
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{{Name: "delay_within_half_range", Holds: func(f hdlgen.Record) hdlgen.Value {
 			return f.F("delay").Le(hdlgen.Const(tw, half))
 		}}}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isRes, isSpec := st.KindIs(int(gsrp.RxOpen)), st.KindIs(int(gsrp.RxReserve)), st.KindIs(int(gsrp.RxSpec))
 		sched, booked, now := st.Cur.F("sched"), st.Cur.F("booked"), st.Event.F("now")

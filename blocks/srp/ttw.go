@@ -90,10 +90,9 @@ func TTW(p TTWParams) (*hdlgen.Module, error) {
 			{Name: "hdr", Width: hw, Doc: "head: the header to forward (0 when dropped)"},
 			{Name: "empty", Width: 1, Doc: "head: the slot held no packet"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.ResultInvariants = []connpipe.Invariant{{Name: "scheduled_never_dropped", Holds: func(f hdlgen.Record) hdlgen.Value {
 			return f.F("drop").Implies(f.F("spec"))
 		}}}
@@ -105,7 +104,6 @@ func TTW(p TTWParams) (*hdlgen.Module, error) {
 		}
 	}
 	ttw := func(w int) hdlgen.Expr { return hdlgen.Const(w, p.TTW) }
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isArr, isHead := st.KindIs(int(gsrp.TTWArrive)).Named("is_arrive"), st.KindIs(int(gsrp.TTWHead)).Named("is_head")
 		now, evHdr, evSpec := st.Event.F("now"), st.Event.F("hdr"), st.Event.F("spec")

@@ -155,16 +155,14 @@ func Tx(p TxParams) (*hdlgen.Module, error) {
 			{Name: "busy", Width: 1, Doc: "msg: the queue is still sending a message; nothing changed"},
 			{Name: "msg_done", Width: 1, Doc: "the message is delivered after this event"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gsrp.TxMsg)).And(f.F("m").IsZero())
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = txWordInvariants(p)
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isMsg, isSend := st.KindIs(int(gsrp.TxOpen)), st.KindIs(int(gsrp.TxMsg)), st.KindIs(int(gsrp.TxSend))
 		isGrant, isAck, isNack := st.KindIs(int(gsrp.TxGrant)), st.KindIs(int(gsrp.TxAck)), st.KindIs(int(gsrp.TxNack))

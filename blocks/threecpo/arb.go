@@ -98,10 +98,9 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			{Name: "granted", Width: 1, Doc: "cycle: a VC was granted (some VC both requested and may go)"},
 			{Name: "grant", Width: iw, Doc: "the granted VC (0 when none)"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(),
+		Word: word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		// (an index of iw bits is in range by its width when v = 2^iw)
 		inRange := v < 1<<uint(iw)
 		if rr && inRange {
@@ -127,7 +126,6 @@ func LRUArb(p LRUArbParams) (*hdlgen.Module, error) {
 			}})
 		}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isCycle := st.KindIs(int(gthreecpo.ArbCycleKind))

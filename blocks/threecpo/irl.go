@@ -85,13 +85,12 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 			{Name: "rsp_tokens", Width: tw, Doc: "the response counter after the event, two's complement"},
 			{Name: "may_send", Width: 1, Doc: "after the event: both counters hold a token, a request may go"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			return kind.EqC(uint64(gthreecpo.IRLOpen)).And(f.F("seed").IsZero())
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		inRange := func(v hdlgen.Expr) hdlgen.Value {
 			s := v.AsSigned()
 			return s.Le(hdlgen.SConst(tw, int64(p.Cap))).And(s.Ge(hdlgen.SConst(tw, int64(1-p.MaxCost))))
@@ -111,7 +110,6 @@ func IRLTokens(p IRLTokensParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen, isTick, isSet := st.KindIs(int(gthreecpo.IRLOpen)), st.KindIs(int(gthreecpo.IRLTick)), st.KindIs(int(gthreecpo.IRLSetWM))

@@ -124,7 +124,7 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			{Name: "expiry", Width: p.TimeW, Doc: "remote, not refused: now + wait, when the NIC's FIFO returns the entry as an expire event"},
 			{Name: "refused", Width: 1, Doc: "a counter would leave its range (local past its top, a member's queued flits past theirs, an expire for more than is queued): nothing changed"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 		Refuse: func(kind hdlgen.Expr, f hdlgen.Record) hdlgen.Expr {
 			member := kind.EqC(uint64(gthreecpo.MatchRemoteKind)).Or(kind.EqC(uint64(gthreecpo.MatchExpireKind)))
 			if p.Members == 1<<uint(sw) {
@@ -134,7 +134,6 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 		},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = []connpipe.Invariant{
 			{Name: "counts_ordered", Holds: func(f hdlgen.Record) hdlgen.Value {
 				local := f.F("local").ZExt(cw).AsSigned()
@@ -157,7 +156,6 @@ func MCastMatch(p MCastMatchParams) (*hdlgen.Module, error) {
 			}},
 		}
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		ev, cur := st.Event, st.Cur
 		isOpen := st.KindIs(int(gthreecpo.MatchOpenKind))

@@ -123,10 +123,9 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 			{Name: "eq", Width: ww, Doc: fmt.Sprintf("the last RTT's watermark equivalent after the event, 2^-%d", p.F)},
 			{Name: "decreased", Width: 1, Doc: "the watermark fell"},
 		},
-		Word: word, Depth: p.Depth, Used: p.Used(), Merge: block.Waiting(p.WaitSlots),
+		Word: word, Core: p.Core, Merge: block.Waiting(p.WaitSlots),
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		// a word no open wrote is all zero (the proofs start from a
 		// zeroed table); a matched event on it echoes its watermark 0
 		valid := func(v hdlgen.Expr) hdlgen.Value {
@@ -140,7 +139,6 @@ func WMCtrl(p WMCtrlParams) (*hdlgen.Module, error) {
 			{Name: "eq_le_max", Holds: func(r hdlgen.Record) hdlgen.Value { return r.F("eq").Le(hdlgen.Const(ww, top)) }},
 		}
 	}
-	spec.Table = p.Table
 	err = connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		isOpen, isProbe := st.KindIs(int(gthreecpo.WMOpen)), st.KindIs(int(gthreecpo.WMProbe))
 		lat, rttEnd, tok := st.Event.F("lat"), st.Event.F("rtt_end"), st.Event.F("tokens")

@@ -74,11 +74,10 @@ func splitSendPath(p Params, rule, lbName string) (snd *hdlgen.Module, evFields,
 	}
 	spec := connpipe.Spec{
 		NumConn: p.CC.NumConn, ConnW: p.CC.ConnW, KindW: KindW, NumKinds: len(KindNames), KindNames: KindNames,
-		EventFields: evFields, ResultFields: results, Word: word, Depth: p.Depth, Used: p.Used(),
+		EventFields: evFields, ResultFields: results, Word: word, Core: p.Core,
 		Side: &connpipe.Side{Name: "window", Width: cwndW, Doc: "the connection's congestion window, bytes, as the window path computed it"},
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = connpipe.EmbedInvariants(lb, "lb_")
 	}
 	err = connpipe.Build(snd, spec, func(st connpipe.Step) connpipe.Outcome {

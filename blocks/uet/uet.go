@@ -153,14 +153,12 @@ func Block(p Params) (*hdlgen.Module, error) {
 			{Name: "now", Width: p.CC.TimeW, Doc: "timestamp, ns (wraps)"},
 		},
 		ResultFields: results,
-		Word:         word, Depth: p.Depth, Used: p.Used(),
+		Word:         word, Core: p.Core,
 	}
 	if p.Formal.Invariants {
-		spec.Formal = p.Formal
 		spec.WordInvariants = append(connpipe.EmbedInvariants(cc, "cc_"), connpipe.EmbedInvariants(lb, "lb_")...)
 		spec.ResultInvariants = resultInvariants(p)
 	}
-	spec.Table = p.Table
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		kind := st.Kind
 		// from a register of its own: the window controller's uses of it

@@ -33,7 +33,7 @@ func toyBuild(p toyParams) (*hdlgen.Module, error) {
 		NumConn: p.NumConn, ConnW: p.ConnW, KindW: 1, NumKinds: 2, KindNames: []string{"open", "add"},
 		EventFields:  []connpipe.Field{{Name: "amount", Width: p.CountW, Doc: "amount to add"}},
 		ResultFields: []connpipe.Field{{Name: "count", Width: p.CountW, Doc: "count after the event"}, {Name: "wrapped", Width: 1, Doc: "the sum wrapped"}},
-		Word:         word, Depth: p.Depth,
+		Word:         word, Core: p.Core,
 	}
 	err := connpipe.Build(m, spec, func(st connpipe.Step) connpipe.Outcome {
 		add := st.KindIs(1)
