@@ -54,7 +54,7 @@ var MergeAssertions = []string{"arrival_exact", "arrival_placed", "members_kept"
 // and SumAssertions those of one with a capped sum (Merge.Sum).
 var (
 	FoldAssertions = []string{"fold_by_rule"}
-	SumAssertions  = []string{"slot_room_exact", "sum_kept"}
+	SumAssertions  = []string{"arr_sum_exact", "slot_room_exact", "sum_kept"}
 )
 
 // MergeMutants are the broken variants of the merge stage's assertions,
@@ -118,6 +118,11 @@ func SumMutants(g *Merge) map[string][]hdlgen.Mutation {
 	return map[string][]hdlgen.Mutation{
 		"slot_room_exact": {{Node: "arr_room", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return hdlgen.Const(orig.Width(), g.SumCap)
+		}}},
+		// the sum computed ahead leaves out the head that becomes the
+		// arrival
+		"arr_sum_exact": {{Node: "arr_head_sum_ahead", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
+			return orig.Operand(0)
 		}}},
 		// a fold into slot 0 keeps the slot's sum, dropping the arrival's
 		"sum_kept": {{Node: "slot0_sum_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
@@ -224,6 +229,10 @@ type arrival struct {
 	evRegs
 	hit    *hdlgen.Reg // bit i: slot i holds an event of its connection
 	foldOK *hdlgen.Reg // bit i: it may fold into slot i's event (see update)
+	// Merge.Sum: the head's sum plus its own, added a cycle ahead (the
+	// head's next and the head, which the arrival register always loads),
+	// so that the fold checks compare a register with a slot's room
+	sumHead *hdlgen.Reg
 }
 
 // mergeUnit is the built merge stage: what the shell around it reads.
@@ -274,6 +283,9 @@ func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 	u.arr = arrival{evRegs: newEvRegs(m, s, "arr", "arrival register")}
 	u.arr.hit = m.Reg("arr_hit", g.Slots, "bit i: slot i holds an event of the arrival's connection", hdlgen.NoReset())
 	if g.Fold != nil {
+		if g.Sum != "" {
+			u.arr.sumHead = m.Reg("arr_head_sum", fieldWidth(s.EventFields, g.Sum)+1, fmt.Sprintf("the arrival register's %s plus the head's, added a cycle ahead", g.Sum), hdlgen.NoReset())
+		}
 		u.arr.foldOK = m.Reg("arr_fold_ok", g.Slots, "bit i: the arrival holds an event in range, and slot i's event, below the members' cap, folds it by the merge rule and within the sum's room", hdlgen.ResetTo(0))
 	}
 	u.used = m.Reg("slots_used", hdlgen.BitsFor(uint64(g.Slots)+1), "slots holding an event, and one more while the arrival register holds one", hdlgen.ResetTo(0))
@@ -380,6 +392,13 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		if s.Merge.Fold != nil {
 			p.Set(a.foldOK, catBits(c.foldOK))
 		}
+		if g := s.Merge; g.Sum != "" {
+			// the head after the edge and the head now, which the arrival
+			// register loads at the edge
+			w := a.sumHead.Width()
+			hd := head.fields[g.Sum]
+			p.Set(a.sumHead, hd.Next.ZExt(w).Add(hd.ZExt(w)).Named("arr_head_sum_ahead"))
+		}
 	})
 	u.issueReg(m, s)
 }
@@ -396,7 +415,7 @@ type headChecks struct {
 
 // headChecks compares the head with each slot for the next cycle. The
 // fold checks are split into the rule's part and the sum's carry chains
-// (fitsRoom), which gate last: a sum of three products, one per outcome
+// (fitsRoom, from registers), which gate last: a sum of three products, one per outcome
 // of the slot at the edge (it loads the arrival, the arrival folds into
 // it, it keeps its event), each selected beside its chain.
 func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) headChecks {
@@ -421,12 +440,13 @@ func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) hea
 	if g.Sum != "" {
 		// the arrival's room in a slot of its own; whether the head fits
 		// each slot's room, with or without the arrival folded in, each
-		// by one carry chain (fitsRoom)
+		// by one carry chain from registers (fitsRoom: the head with the
+		// arrival is the sum added a cycle ahead, sumHead)
 		c.rw = g.roomW(s)
 		rw := c.rw
 		hSum, aSum = head.fields[g.Sum].Expr, a.fields[g.Sum].Expr
 		c.roomArr = hdlgen.Const(rw, g.SumCap).Sub(aSum.ZExt(rw)).Named("arr_room")
-		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), hSum, aSum)
+		fitsArr = fitsRoom(rw, hdlgen.Const(rw, g.SumCap), a.sumHead.Expr)
 	}
 	sameArr := a.conn.Eq(head.conn).Named("head_conn_is_arr")
 	u.headEq = make([]hdlgen.Expr, len(u.slots))
@@ -459,7 +479,7 @@ func (u *mergeUnit) headChecks(s Spec, head evRegs, headInRange hdlgen.Expr) hea
 		if g.Sum != "" {
 			// the arrival is within the room: the sums fit the field
 			c.merged[i].Set(g.Sum, x.fields[g.Sum].Add(a.fields[g.Sum]).Named(fmt.Sprintf("slot%d_sum_fold", i)))
-			fitsGrown = fitsRoom(c.rw, x.room.Expr, hSum, aSum)
+			fitsGrown = fitsRoom(c.rw, x.room.Expr, a.sumHead.Expr)
 			fitsPend = fitsRoom(c.rw, x.room.Expr, hSum)
 		}
 		// (a slot that stays free has no hit: its fold check means nothing)
@@ -769,6 +789,8 @@ func (u *mergeUnit) properties(m *hdlgen.Module, s Spec, groups [][2]int, vValid
 			room = room.And(x.valid.Implies(sum.EqC(g.SumCap)))
 		}
 		m.Assert("slot_room_exact", room)
+		w := a.sumHead.Width()
+		m.Assert("arr_sum_exact", a.sumHead.Eq(u.head.fields[g.Sum].ZExt(w).Add(a.fields[g.Sum].ZExt(w))))
 	}
 }
 
@@ -861,29 +883,15 @@ func inRange(s Spec, head evRegs, numConn func() *hdlgen.Signal) hdlgen.Expr {
 	return in
 }
 
-// fitsRoom is 1 when the sum of xs is at most room, a two's complement
-// value of rw bits (negative: nothing fits): xs + ~room < 0, since ~room is
-// -(room + 1). Three terms are reduced by a carry-save row first, so that
-// either form is one carry chain (a comparison of two registers maps to a
-// tree of LUTs, and a sum before it to a second chain).
-func fitsRoom(rw int, room hdlgen.Expr, xs ...hdlgen.Expr) hdlgen.Expr {
+// fitsRoom is 1 when x is at most room, a two's complement value of rw
+// bits (negative: nothing fits): x + ~room < 0, since ~room is
+// -(room + 1). One carry chain: a comparison of two registers would map
+// to a tree of LUTs. Where x would be a sum of two values, it is added a
+// cycle ahead (the arrival register's sumHead), so that no chain feeds
+// another.
+func fitsRoom(rw int, room, x hdlgen.Expr) hdlgen.Expr {
 	n := rw + 2
-	terms := []hdlgen.Expr{room.Not().SExt(n).AsUnsigned()}
-	for _, x := range xs {
-		terms = append(terms, x.ZExt(n))
-	}
-	var t hdlgen.Expr
-	switch len(terms) {
-	case 2:
-		t = terms[0].Add(terms[1])
-	case 3:
-		x, y, z := terms[0], terms[1], terms[2]
-		row := x.Xor(y).Xor(z)
-		carry := x.And(y).Or(x.And(z)).Or(y.And(z))
-		t = row.Add(hdlgen.Cat(carry.Keep(n-2, 0), hdlgen.Const(1, 0)))
-	default:
-		panic("connpipe: fitsRoom takes one or two terms")
-	}
+	t := room.Not().SExt(n).AsUnsigned().Add(x.ZExt(n))
 	return t.Keep(n-1, n-1)
 }
 
