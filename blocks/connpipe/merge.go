@@ -246,6 +246,7 @@ type mergeUnit struct {
 	eligible []hdlgen.Expr // slot i may be the next candidate
 	used     *hdlgen.Reg   // slots taken or promised: valid slots, and the arrival
 	sel      []hdlgen.Expr // slot i issues in the cycle (one-hot)
+	full     hdlgen.Expr   // no credit is left: the candidate waits
 	issue    hdlgen.Expr   // a slot issues (the event enters the issue register)
 	leave    hdlgen.Expr   // the input buffer's head moves into the arrival register
 	// the arrival register's placement in the cycle
@@ -305,6 +306,7 @@ func newMergeUnit(m *hdlgen.Module, s Spec, groups int) *mergeUnit {
 // into the arrival register when a slot is free for it.
 func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 	n := len(u.slots)
+	u.full = full
 	u.sel = make([]hdlgen.Expr, n)
 	u.fold, u.alloc, u.spec = make([]hdlgen.Expr, n), make([]hdlgen.Expr, n), make([]hdlgen.Expr, n)
 	for i := range u.slots {
@@ -627,11 +629,11 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, head evRegs, vVal
 	if h >= 2 {
 		arrAt = m.Reg("arr_at", h-1, "bit j-1: the arrival's connection is in window stage j (1: the issue register, j: stage j-1)", hdlgen.NoReset())
 		bits := make([]hdlgen.Expr, h-1)
-		iss := hdlgen.False()
+		iss := make([]hdlgen.Expr, len(u.slots))
 		for k := range u.slots {
-			iss = iss.Or(u.sel[k].And(u.headEq[k]))
+			iss[k] = u.cand.Bit(k).And(u.headEq[k])
 		}
-		bits[0] = iss
+		bits[0] = orTree(iss).And(u.full.Not())
 		for j := 2; j <= h-1; j++ {
 			bits[j-1] = vValid[j-2].And(vConn[j-2].Eq(head.conn))
 		}
@@ -644,12 +646,18 @@ func (u *mergeUnit) hazards(m *hdlgen.Module, groups [][2]int, head evRegs, vVal
 			lo, hi := gr[0], gr[1]
 			keep, fill := hdlgen.False(), hdlgen.False()
 			if lo == 1 && hi >= 1 {
+				// the candidate issues unless no credit is left: the
+				// credit, which every slot's hazards read, gates last,
+				// after the or of registers over the slots
+				var keeps, fills []hdlgen.Expr
 				for k := range u.slots {
 					if k != i {
-						keep = keep.Or(u.sel[k].And(x.pred.Bit(k)))
-						fill = fill.Or(u.sel[k].And(a.hit.Bit(k)))
+						keeps = append(keeps, u.cand.Bit(k).And(x.pred.Bit(k)))
+						fills = append(fills, u.cand.Bit(k).And(a.hit.Bit(k)))
 					}
 				}
+				keep = orTree(keeps).And(u.full.Not())
+				fill = orTree(fills).And(u.full.Not())
 			}
 			for j := max(lo, 2); j <= hi; j++ {
 				keep = keep.Or(vValid[j-2].And(vConn[j-2].Eq(x.conn)))
