@@ -119,10 +119,11 @@ func SumMutants(g *Merge) map[string][]hdlgen.Mutation {
 		"slot_room_exact": {{Node: "arr_room", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
 			return hdlgen.Const(orig.Width(), g.SumCap)
 		}}},
-		// the sum computed ahead leaves out the head that becomes the
-		// arrival
-		"arr_sum_exact": {{Node: "arr_head_sum_ahead", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
-			return orig.Operand(0)
+		// the sum computed ahead takes the head as kept, whatever the
+		// input buffer loads into it
+		"arr_sum_exact": {{Node: "arr_head_sum_ahead", With: func(orig hdlgen.Expr, get func(string) hdlgen.Expr) hdlgen.Expr {
+			v := get("in_" + g.Sum + "_reg").ZExt(orig.Width())
+			return v.Add(v)
 		}}},
 		// a fold into slot 0 keeps the slot's sum, dropping the arrival's
 		"sum_kept": {{Node: "slot0_sum_fold", With: func(orig hdlgen.Expr, _ func(string) hdlgen.Expr) hdlgen.Expr {
@@ -258,6 +259,8 @@ type mergeUnit struct {
 	headEq      []hdlgen.Expr // slot i's connection is the head's
 	arrAt       *hdlgen.Reg   // the arrival's place in the window's stages (hazards)
 	head        evRegs        // the input buffer's head, which the arrival register loads
+	// headNext is f of a field of the head after the edge (shell.headNext)
+	headNext func(name string, f func(hdlgen.Expr) hdlgen.Expr) hdlgen.Expr
 	inRange     func(evRegs) hdlgen.Expr
 }
 
@@ -396,10 +399,11 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 		}
 		if g := s.Merge; g.Sum != "" {
 			// the head after the edge and the head now, which the arrival
-			// register loads at the edge
+			// register loads at the edge: one sum per value the head may
+			// take, the input buffer's choice last
 			w := a.sumHead.Width()
-			hd := head.fields[g.Sum]
-			p.Set(a.sumHead, hd.Next.ZExt(w).Add(hd.ZExt(w)).Named("arr_head_sum_ahead"))
+			now := head.fields[g.Sum].ZExt(w)
+			p.Set(a.sumHead, u.headNext(g.Sum, func(v hdlgen.Expr) hdlgen.Expr { return v.ZExt(w).Add(now) }).Named("arr_head_sum_ahead"))
 		}
 	})
 	u.issueReg(m, s)

@@ -683,6 +683,19 @@ func (sh *shell) clocked() {
 	})
 }
 
+// headNext is f of event field name of the head after the edge: f is
+// applied to each value the head may take (the skid entry's, the arriving
+// event's, its own) and the input buffer's choice (inputBufferNext)
+// selects last, so that the choice, which waits for the head's leaving,
+// does not precede f's logic.
+func (sh *shell) headNext(name string, f func(hdlgen.Expr) hdlgen.Expr) hdlgen.Expr {
+	head, skid := sh.head, sh.skid
+	fIn, fKeep := f(sh.inFields[name].Expr), f(head.fields[name].Expr)
+	return hdlgen.Mux(sh.leave,
+		hdlgen.Mux(skid.valid, f(skid.fields[name].Expr), hdlgen.Mux(sh.push1, fIn, fKeep)),
+		hdlgen.Mux(head.valid.Not().And(sh.push1), fIn, fKeep))
+}
+
 // inputBufferNext is the input buffer's next state: the head leaves into
 // the stages (or the merge stage) and the skid entry, or the input,
 // takes its place; an event offered while the head stays fills the skid.
@@ -876,6 +889,7 @@ func (sh *shell) issueNext() {
 			hdlgen.Mux(head.valid, matchNext(head.conn, "head", a, b), mIn)).Named(name)
 	}
 	if mu := sh.mu; mu != nil {
+		mu.headNext = sh.headNext
 		mu.update(m, s, head, sh.headInRange)
 		sh.vValid, sh.vConn = []hdlgen.Expr{mu.iss.valid.Expr}, []hdlgen.Expr{mu.iss.conn.Expr}
 		for k := range valid {
