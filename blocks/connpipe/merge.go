@@ -261,7 +261,7 @@ type mergeUnit struct {
 	head        evRegs        // the input buffer's head, which the arrival register loads
 	// headNext is f of a field of the head after the edge (shell.headNext)
 	headNext func(name string, f func(hdlgen.Expr) hdlgen.Expr) hdlgen.Expr
-	inRange     func(evRegs) hdlgen.Expr
+	inRange  func(evRegs) hdlgen.Expr
 }
 
 // newMergeUnit declares the merge stage's registers.
