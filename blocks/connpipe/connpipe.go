@@ -58,11 +58,8 @@ type Spec struct {
 	EventFields  []Field  // after conn and kind
 	ResultFields []Field  // after conn and kind; error comes last
 	Word         *hdlgen.Layout
-	// Core is the block's parameter core: Depth, the number of datapath
-	// stages (1..MaxDepth: events of one connection are Depth cycles
-	// apart, events of different connections one cycle apart), Formal and
-	// Table (below), and the stage counter of NeededDepth. A block passes
-	// its parameters' core as it is.
+	// Core is the block's parameter core (Depth, Formal, Table and the
+	// stage counter of NeededDepth, core.go), passed as it is.
 	Core
 	// AutoStageNs, when above 0, lets hdlgen place stage boundaries where
 	// the estimated logic of a stage would pass it (hdlgen Pipeline.Auto),

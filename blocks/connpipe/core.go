@@ -16,8 +16,9 @@ type Core struct {
 	// WordInvariants and ResultInvariants), emitted under `ifdef FORMAL
 	// (docs/formal.md); off by default.
 	Formal Formal
-	// Table adds the table port (hardware.control; off by default), through which a control wrapper reads
-	// and writes connections' words (docs/control.md): a beat of the event
+	// Table adds the table port (hardware.control; off by default),
+	// through which a control wrapper reads and writes connections' words
+	// (docs/control.md): a beat of the event
 	// stream whose s_event_op is not 0 is a table operation on its
 	// connection, not an event. Bit 0 copies the word the datapath would
 	// start from into m_table_rdata (registered in the datapath's first

@@ -259,9 +259,7 @@ type mergeUnit struct {
 	headEq      []hdlgen.Expr // slot i's connection is the head's
 	arrAt       *hdlgen.Reg   // the arrival's place in the window's stages (hazards)
 	head        evRegs        // the input buffer's head, which the arrival register loads
-	// headNext is f of a field of the head after the edge (shell.headNext)
-	headNext func(name string, f func(hdlgen.Expr) hdlgen.Expr) hdlgen.Expr
-	inRange  func(evRegs) hdlgen.Expr
+	inRange     func(evRegs) hdlgen.Expr
 }
 
 // newMergeUnit declares the merge stage's registers.
@@ -381,7 +379,7 @@ func (u *mergeUnit) decide(s Spec, head evRegs, full hdlgen.Expr) {
 // the arrival folds into its slot or fills the one it was given, which
 // becomes the youngest of every other; the head enters the arrival
 // register with its comparisons against the slots as they will be.
-func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr) {
+func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hdlgen.Expr, headNext func(name string, f func(hdlgen.Expr) hdlgen.Expr) hdlgen.Expr) {
 	a := u.arr
 	u.head = head
 	selVec, specVec := catBits(u.sel), catBits(u.spec)
@@ -403,7 +401,7 @@ func (u *mergeUnit) update(m *hdlgen.Module, s Spec, head evRegs, headInRange hd
 			// take, the input buffer's choice last
 			w := a.sumHead.Width()
 			now := head.fields[g.Sum].ZExt(w)
-			p.Set(a.sumHead, u.headNext(g.Sum, func(v hdlgen.Expr) hdlgen.Expr { return v.ZExt(w).Add(now) }).Named("arr_head_sum_ahead"))
+			p.Set(a.sumHead, headNext(g.Sum, func(v hdlgen.Expr) hdlgen.Expr { return v.ZExt(w).Add(now) }).Named("arr_head_sum_ahead"))
 		}
 	})
 	u.issueReg(m, s)

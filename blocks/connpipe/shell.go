@@ -889,8 +889,7 @@ func (sh *shell) issueNext() {
 			hdlgen.Mux(head.valid, matchNext(head.conn, "head", a, b), mIn)).Named(name)
 	}
 	if mu := sh.mu; mu != nil {
-		mu.headNext = sh.headNext
-		mu.update(m, s, head, sh.headInRange)
+		mu.update(m, s, head, sh.headInRange, sh.headNext)
 		sh.vValid, sh.vConn = []hdlgen.Expr{mu.iss.valid.Expr}, []hdlgen.Expr{mu.iss.conn.Expr}
 		for k := range valid {
 			sh.vValid, sh.vConn = append(sh.vValid, valid[k].Expr), append(sh.vConn, conn[k].Expr)
