@@ -237,8 +237,11 @@ func HPCC(p HPCCParams) (*hdlgen.Module, error) {
 		nw := hdlgen.MulPieces(st.Cut, "ewma_new", uMeas, aC)
 		ew := max(old.Width(), nw.Width()) + 1
 		esum := st.Cut("ewma_sum", old.ZExt(ew).Add(nw.ZExt(ew)).Named("ewma_sum"))
-		// U (2^G - a) + u a < 2^(UW+G): the top bits are 0
-		uEw := esum.Keep(p.G+p.UW-1, p.G).Named("u_ewma")
+		// U (2^G - a) + u a < 2^(UW+G): the top bits are 0. Rounded to
+		// the nearest, halves up (the bit below the point added): the
+		// sum plus 2^(G-1) is at most 2^G SatU + 2^(G-1), so U stays
+		// within UW bits and the increment cannot wrap
+		uEw := esum.Keep(p.G+p.UW-1, p.G).Add(esum.Keep(p.G-1, p.G-1).ZExt(p.UW)).Named("u_ewma")
 		uNew := st.Cut("u_new", hdlgen.Mux(fresh, uEw, u0).Named("u_new"))
 		cong := st.Cut("congested", uNew.Ge(hdlgen.Const(p.UW, p.Eta)).Named("congested"))
 

@@ -2,14 +2,15 @@ package snyder
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
 
 // TestHPCCFxConvergence runs the bottleneck of TestHPCCConvergence with
 // the hpcc block's arithmetic (the golden model): the thesis's claims
-// hold there with the same margins (VAI within 3/4 of plain HPCC's time
-// to a fair share, SF fairer than plain over the first 500 us,
+// hold there (VAI at least 0.2 fairer than plain HPCC over the first
+// 500 us, SF fairer than plain over the first 500 us,
 // utilisation near eta), and each mode stays near the float64
 // reference: within a factor of 2 of its time without SF, within 0.1 of
 // its mean index over the first 500 us and at 0.94 or more at the end
@@ -53,8 +54,15 @@ func TestHPCCFxConvergence(t *testing.T) {
 		}
 	}
 	plain, vai, sf := rs[0], rs[1], rs[2]
-	if vai.ConvergeNs > 0.75*plain.ConvergeNs {
-		t.Errorf("vai converges in %.0f us, not within 3/4 of plain HPCC's %.0f us", vai.ConvergeNs/1000, plain.ConvergeNs/1000)
+	// VAI converges faster (S3 chapter 4): its mean index over the first
+	// 500 us is at least 0.2 above plain HPCC's (float64: 0.788 against
+	// 0.515). The time to a fair share of one run is too erratic to carry
+	// the claim: over 8, 16 and 32 flows joining 10, 20 and 40 us apart,
+	// the float64 reference's own VAI is slower than plain in one of
+	// the nine (4,300 against 1,200 us), and a rounding change of one
+	// unit of U in the EWMA moved this run's VAI from 600 to 1,100 us
+	if vai.JainEarly < plain.JainEarly+0.2 {
+		t.Errorf("vai: Jain %.3f over the first 500 us, plain %.3f: not 0.2 above", vai.JainEarly, plain.JainEarly)
 	}
 	if sf.JainEarly <= plain.JainEarly {
 		t.Errorf("sf: Jain %.3f over the first 500 us, plain %.3f", sf.JainEarly, plain.JainEarly)
@@ -182,5 +190,53 @@ func TestHPCCFxSFReadings(t *testing.T) {
 				t.Errorf("%s, ACK %d: SF's move, Wc %d + AI %d, W %d", c.name, i+1, s.Wc, p.AI, r.Cwnd)
 			}
 		}
+	}
+}
+
+// TestHPCCFxEWMAUnbiased: the EWMA step of U rounds to the nearest, so
+// that U carries no bias. 200,000 ACKs from a random queue (no bytes
+// sent: u = (min(q, q_prev) K1) >> S1 exactly) and random gaps of 50 ns
+// to 1 us; a float64 EWMA of the same u with the same weights runs
+// beside. Over the ACKs after the first 1,000, the mean of U minus the
+// float EWMA is within 0.1 of U's unit (a truncating step, the block's
+// arithmetic before, gives -3.95 units here), and the worst is within
+// the bound the rounding allows, half a unit times 2^G / a for the
+// smallest weight a.
+func TestHPCCFxEWMAUnbiased(t *testing.T) {
+	p := DefaultHPCCFx()
+	m, err := NewHPCCFxModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	var r HPCCFxResult
+	m.StepTo(&HPCCFxEvent{Conn: 0, Kind: HPCCOpen}, &r)
+	ts, prevQ := uint64(1000), uint64(0)
+	m.StepTo(&HPCCFxEvent{Conn: 0, Kind: HPCCAck, Ts: ts}, &r) // the first stamp: no measurement
+	g := math.Ldexp(1, p.G)
+	var uf, sum, worst float64
+	aMin := g
+	const acks, warm = 200_000, 1_000
+	for i := 0; i < acks; i++ {
+		q := uint64(rng.IntN(200_000))
+		tau := uint64(50 + rng.IntN(951))
+		ts += tau
+		m.StepTo(&HPCCFxEvent{Conn: 0, Kind: HPCCAck, QLen: q, Ts: ts}, &r)
+		u := float64(min(min(q, prevQ)*p.K1()>>uint(p.S1), p.SatU()))
+		a := float64((min(tau, p.BaseRTTNs) << uint(p.G)) / p.BaseRTTNs)
+		uf = (uf*(g-a) + u*a) / g
+		prevQ = q
+		aMin = min(aMin, a)
+		if i >= warm {
+			e := float64(r.U) - uf
+			sum += e
+			worst = max(worst, math.Abs(e))
+		}
+	}
+	mean := sum / (acks - warm)
+	bound := 0.5 * g / aMin
+	t.Logf("U - float EWMA over %d ACKs: mean %+.3f units, worst %.2f (bound %.1f); a unit is 2^-%d", acks-warm, mean, worst, bound, p.UFrac)
+	if math.Abs(mean) > 0.1 || worst > bound {
+		t.Errorf("U - float EWMA: mean %+.3f units (want within 0.1), worst %.2f (bound %.1f)", mean, worst, bound)
 	}
 }

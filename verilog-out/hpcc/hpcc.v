@@ -3516,7 +3516,10 @@ wire _s6_fresh_next_1 = s5_cur_have_prev_reg & _s6_fresh_next_0;
 wire _s6_fresh_next_2 = s5_tau_reg[31];
 wire _s6_fresh_next_3 = ~_s6_fresh_next_2;
 wire fresh = _s6_fresh_next_1 & _s6_fresh_next_3;
-wire [19:0] u_ewma = s18_ewma_sum_reg[31:12];
+wire [19:0] _s19_u_new_next_0 = s18_ewma_sum_reg[31:12];
+wire _s19_u_new_next_1 = s18_ewma_sum_reg[11];
+wire [19:0] _s19_u_new_next_2 = {19'h0, _s19_u_new_next_1};
+wire [19:0] u_ewma = _s19_u_new_next_0 + _s19_u_new_next_2;
 wire [19:0] u_new = s18_fresh_reg ? u_ewma : s18_cur_u_reg;
 wire congested = 20'hf333 <= s19_u_new_reg;
 wire [31:0] cur_last_seq = s4_cur_reg[80:49];
@@ -5800,7 +5803,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s11_u_rate_prod_reg[10:0], s7_u_queue_prod_reg[15:0], s14_u_sum_reg[42:20], s5_tau_reg[31:14], s6_tau_clamped_reg[2:0], s9_ewma_a_prod_reg[32:0], s18_ewma_sum_reg[33:32], s18_ewma_sum_reg[11:0], seq_ahead[30:0], s25_wc_over_u_prod_reg[10:0], s28_w_sum_reg[42:26], s27_wc_over_u_reg[41:26]};
+wire _unused = ^{s11_u_rate_prod_reg[10:0], s7_u_queue_prod_reg[15:0], s14_u_sum_reg[42:20], s5_tau_reg[31:14], s6_tau_clamped_reg[2:0], s9_ewma_a_prod_reg[32:0], s18_ewma_sum_reg[33:32], s18_ewma_sum_reg[10:0], seq_ahead[30:0], s25_wc_over_u_prod_reg[10:0], s28_w_sum_reg[42:26], s27_wc_over_u_reg[41:26]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
