@@ -8,7 +8,6 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/blocks/control"
-	"github.com/nicgen/nicgen/blocks/smartt"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -69,11 +68,10 @@ func TestControlWrapper(t *testing.T) {
 	// nscc with its delay trigger of QuickAdapt: the threshold the
 	// hardware derives from TARGET_RTT
 	t.Run("nscc/delay_qa", func(t *testing.T) {
+		cfg := configWith(t, nil, map[string]string{"nscc": "  delay_qa = true"})
 		cb := newCtlBenchConfig(t, "nscc", 11, 0, func(c *blocks.Config) error {
-			p, err := smartt.Of(*c, smartt.NSCC)
-			p.DelayQA = true
-			*c = c.Set("nscc", p)
-			return err
+			*c = cfg
+			return nil
 		})
 		cb.run("nscc", 25000)
 	})

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
-	"github.com/nicgen/nicgen/blocks/reps"
-	"github.com/nicgen/nicgen/blocks/smartt"
 	harness "github.com/nicgen/nicgen/verilator-harness"
 )
 
@@ -16,14 +14,9 @@ import (
 // tables, so that every connection is opened early.
 func TestGenericBenchOnRealBlocks(t *testing.T) {
 	t.Parallel()
-	cfg := blocks.DefaultConfig()
-	rp := reps.MustOf(cfg)
-	rp.NumConn, rp.ConnW, rp.FreezeTime, rp.TimeW = 64, 8, 3000, 16
-	rc := reps.MustConfOf(cfg)
-	rc.NumConn, rc.ConnW = 64, 8
-	sm := smartt.MustOf(cfg, smartt.NSCC)
-	sm.NumConn, sm.ConnW = 64, 8
-	cfg = cfg.Clone().Set("reps", rp).Set("reps_conf", rc).Set("nscc", sm)
+	cfg := configWith(t, map[string]int{"connections": 64, "conn_width": 8}, map[string]string{
+		"reps": "  freeze_time = 3000\n  time_width = 16", "reps_conf": "", "nscc": "",
+	})
 	for _, name := range []string{"reps", "reps_conf", "nscc"} {
 		t.Run(name, func(t *testing.T) {
 			b, err := blocks.Lookup(name)
