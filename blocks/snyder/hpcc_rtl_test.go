@@ -8,6 +8,7 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/snyder"
+	"github.com/nicgen/nicgen/golden/netsim/convergence"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
@@ -145,20 +146,19 @@ func TestHPCCMutantsFail(t *testing.T) {
 }
 
 // TestHPCCConvergenceRTLInTheLoop runs the 16-1 staggered incast with the
-// Verilated hpcc as every flow's block, plain and with VAI and SF (the
-// other modes, SF in both readings of A-38 among them, were run once,
-// identical too), and requires the golden model's run.
+// Verilated hpcc as every flow's block, plain and with VAI and SF, and
+// requires the golden model's run.
 func TestHPCCConvergenceRTLInTheLoop(t *testing.T) {
 	blockeq.NeedVerilator(t)
 	t.Parallel()
 	// plain and both mechanisms: each mode is a Verilator build of its own
-	b := gsnyder.DefaultBottleneck()
+	b := convergence.DefaultBottleneck()
 	b.Only = []string{"plain", "vai+sf"}
-	want, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), gsnyder.GoldenHPCCFx)
+	want, err := convergence.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), convergence.GoldenHPCCFx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := gsnyder.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), func(g gsnyder.HPCCFxParams) (gsnyder.HPCCFxStepper, error) {
+	got, err := convergence.HPCCFxConvergence(b, gsnyder.DefaultHPCCFx(), func(g gsnyder.HPCCFxParams) (convergence.HPCCFxStepper, error) {
 		p := hpccWithDepth(snyder.HPCCParams{HPCCFxParams: g})
 		m, err := snyder.HPCC(p)
 		model, hd := blockeq.Build(t, m, err)

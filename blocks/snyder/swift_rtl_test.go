@@ -8,6 +8,7 @@ import (
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/connpipe"
 	"github.com/nicgen/nicgen/blocks/snyder"
+	"github.com/nicgen/nicgen/golden/netsim/convergence"
 	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 	"github.com/nicgen/nicgen/hdlgen"
 	harness "github.com/nicgen/nicgen/verilator-harness"
@@ -151,13 +152,13 @@ func TestSwiftConvergenceRTLInTheLoop(t *testing.T) {
 	blockeq.NeedVerilator(t)
 	t.Parallel()
 	// plain and both mechanisms: each mode is a Verilator build of its own
-	b := gsnyder.DefaultBottleneck()
+	b := convergence.DefaultBottleneck()
 	b.Only = []string{"plain", "vai+sf"}
-	want, err := gsnyder.SwiftFxConvergence(b, gsnyder.DefaultSwiftFx(), gsnyder.GoldenSwiftFx)
+	want, err := convergence.SwiftFxConvergence(b, gsnyder.DefaultSwiftFx(), convergence.GoldenSwiftFx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := gsnyder.SwiftFxConvergence(b, gsnyder.DefaultSwiftFx(), func(g gsnyder.SwiftFxParams) (gsnyder.SwiftFxStepper, error) {
+	got, err := convergence.SwiftFxConvergence(b, gsnyder.DefaultSwiftFx(), func(g gsnyder.SwiftFxParams) (convergence.SwiftFxStepper, error) {
 		p := withDepth(snyder.SwiftParams{SwiftFxParams: g})
 		m, err := snyder.Swift(p)
 		model, hd := blockeq.Build(t, m, err)

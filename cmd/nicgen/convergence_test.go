@@ -9,7 +9,7 @@ import (
 // golden model, is golden: every mode, SF in both readings of A-38
 // (docs/blocks/hpcc.md) among them (go test ./cmd/nicgen -run
 // TestConvergenceGolden -update rewrites it). The claims its figures
-// support are checked in golden/snyder (TestHPCCConvergence,
+// support are checked in golden/netsim/convergence (TestHPCCConvergence,
 // TestHPCCFxConvergence).
 func TestConvergenceGolden(t *testing.T) {
 	t.Parallel()

@@ -34,11 +34,12 @@ type HPCCParams struct {
 	Seed           uint64
 }
 
-// DefaultHPCC is Table 3.1's HPCC on the bottleneck b.
-func DefaultHPCC(b Bottleneck) HPCCParams {
-	t := b.BaseRTT()
-	return HPCCParams{Eta: 0.95, MaxStage: 5, AIPkts: 50e6 * t * 1e-9 / 8 / float64(b.MTU), BaseRTTNs: t,
-		LinkBpns: b.LinkGbps / 8, MaxCwnd: b.LinkGbps / 8 * t / float64(b.MTU), MTU: float64(b.MTU)}
+// DefaultHPCC is Table 3.1's HPCC on links of linkGbps, packets of mtu
+// bytes and an unloaded RTT of baseRTTNs.
+func DefaultHPCC(linkGbps float64, mtu int, baseRTTNs float64) HPCCParams {
+	t := baseRTTNs
+	return HPCCParams{Eta: 0.95, MaxStage: 5, AIPkts: 50e6 * t * 1e-9 / 8 / float64(mtu), BaseRTTNs: t,
+		LinkBpns: linkGbps / 8, MaxCwnd: linkGbps / 8 * t / float64(mtu), MTU: float64(mtu)}
 }
 
 // HPCC is one flow.
@@ -127,11 +128,3 @@ func (h *HPCC) Ack(p HPCCParams, a Ack) float64 {
 	h.W = math.Min(math.Max(h.W, 0.01), p.MaxCwnd)
 	return h.W
 }
-
-// HPCCFlow puts an HPCC flow behind Window.
-type HPCCFlow struct {
-	P HPCCParams
-	H *HPCC
-}
-
-func (f *HPCCFlow) Ack(a Ack) float64 { return f.H.Ack(f.P, a) }

@@ -10,8 +10,7 @@ import (
 // (S3:L659-669): at half the maximum about half of them, at the maximum
 // all, and increases are never dropped.
 func TestHPCCRandomFeedback(t *testing.T) {
-	b := DefaultBottleneck()
-	p := DefaultHPCC(b)
+	p := DefaultHPCC(thesisLink())
 	p.MaxCwnd, p.RandomFeedback, p.Seed = 100, true, 7
 	for _, c := range []struct {
 		w, want, tol float64
@@ -75,9 +74,8 @@ var sfReadingCases = []sfReadingCase{
 // windows and references are the hand-derived ones exactly (halving and
 // adding 1 are exact in float64).
 func TestHPCCSFReadings(t *testing.T) {
-	b := DefaultBottleneck()
 	for _, c := range sfReadingCases {
-		p := DefaultHPCC(b)
+		p := DefaultHPCC(thesisLink())
 		p.Eta, p.AIPkts, p.SF, p.SFKeepsRTT, p.MaxCwnd = 0.5, 1, 3, c.keeps, 100
 		h := NewHPCC(p, 16, 0)
 		h.U, h.lastUpdateSeq = 1, 10 // U/eta = 2; the stamps never advance, so U stays
@@ -89,4 +87,11 @@ func TestHPCCSFReadings(t *testing.T) {
 			}
 		}
 	}
+}
+
+// thesisLink is the thesis's microbenchmark (S3:L657): 100 Gb/s links,
+// 1000 B packets, an unloaded RTT of 4.16 us (two serialisations and four
+// propagation delays of 1 us).
+func thesisLink() (linkGbps float64, mtu int, baseRTTNs float64) {
+	return 100, 1000, 2*1000*8/100 + 4*1000
 }

@@ -90,8 +90,8 @@ type HPCCFxParams struct {
 
 // DefaultHPCCFx is Table 3.1's HPCC (eta 0.95, increment stage 5, AI 50
 // Mb/s over the base RTT) for a 100 Gb/s link, a 4160 ns base RTT and
-// 1000 B packets (the thesis's microbenchmark, DefaultBottleneck) on 4096
-// connections.
+// 1000 B packets (the thesis's microbenchmark, which
+// golden/netsim/convergence simulates) on 4096 connections.
 func DefaultHPCCFx() HPCCFxParams {
 	const fw, uf = 16, 16
 	t := uint64(4160)
@@ -371,74 +371,3 @@ func (HPCCAckMerger) Members(r *HPCCFxResult, n int) { r.Members = members(n, r.
 func NewHPCCFxMergingPipeline(m *HPCCFxModel, depth, slots int) *HPCCFxPipeline {
 	return pipe.NewMerging[HPCCFxEvent, HPCCFxResult](m, depth, slots, 1<<MergeMembersW-1, HPCCAckMerger{m.p})
 }
-
-// HPCCFxStepper is an hpcc block as the convergence simulator drives it.
-type HPCCFxStepper interface {
-	StepTo(e *HPCCFxEvent, r *HPCCFxResult)
-}
-
-// HPCCFxFlow puts connection Conn of an hpcc block behind Window, the
-// telemetry rounded to whole bytes and ns.
-type HPCCFxFlow struct {
-	M    HPCCFxStepper
-	P    HPCCFxParams
-	Conn uint32
-}
-
-// NewHPCCFxFlow opens connection conn of m.
-func NewHPCCFxFlow(m HPCCFxStepper, p HPCCFxParams, conn uint32) *HPCCFxFlow {
-	var r HPCCFxResult
-	m.StepTo(&HPCCFxEvent{Conn: conn, Kind: HPCCOpen}, &r)
-	return &HPCCFxFlow{M: m, P: p, Conn: conn}
-}
-
-func (f *HPCCFxFlow) Ack(a Ack) float64 {
-	e := HPCCFxEvent{Conn: f.Conn, Kind: HPCCAck, Seq: uint64(a.Seq), SndNxt: uint64(a.SndNxt),
-		QLen: min(uint64(math.Round(a.QLenBytes)), uint64(1)<<uint(f.P.QW)-1),
-		TxB:  uint64(math.Round(a.TxBytes)), Ts: uint64(math.Round(a.TsNs))}
-	var r HPCCFxResult
-	f.M.StepTo(&e, &r)
-	return math.Ldexp(float64(r.Cwnd), -f.P.FracW)
-}
-
-// HPCCFxMode is p with the mode's mechanisms, as HPCCMode sets them for
-// the float64 reference.
-func HPCCFxMode(p HPCCFxParams, m Mode) HPCCFxParams {
-	p.VAI, p.SF, p.SFKeepsRTT = nil, 0, false
-	if m.VAI {
-		p.VAI = DefaultHPCCVAIFx()
-	}
-	if m.SF {
-		p.SF, p.SFKeepsRTT = 30, m.SFKeepsRTT
-	}
-	return p
-}
-
-// HPCCFxConvergence runs b in each of HPCCModes with one hpcc block per mode
-// (newBlock makes it: the golden model or the RTL); p's link, base RTT
-// and initial window are b's.
-func HPCCFxConvergence(b Bottleneck, p HPCCFxParams, newBlock func(HPCCFxParams) (HPCCFxStepper, error)) ([]*ConvergeResult, error) {
-	p.InitCwnd = FixedOfFloat(b.InitCwnd, p.FracW)
-	p.LinkBpns, p.BaseRTTNs = b.LinkGbps/8, uint64(math.Round(b.BaseRTT()))
-	p.AI = FixedOfFloat(50e6*b.BaseRTT()/8e12*1000/float64(b.MTU), p.FracW)
-	p.MaxCwnd = min(FixedOfFloat(b.LinkGbps/8*b.BaseRTT()/float64(b.MTU), p.FracW), uint64(1)<<uint(p.CwndW())-1)
-	if p.NumConn < b.Flows {
-		return nil, fmt.Errorf("hpcc: %d connections for %d flows", p.NumConn, b.Flows)
-	}
-	blocks := newModeBlocks(newBlock, HPCCFxStepper(nopHPCC{}))
-	rs, err := b.runModes(HPCCModes, func(m Mode, i int) Window {
-		mp := HPCCFxMode(p, m)
-		return NewHPCCFxFlow(blocks.get(m.Name, mp), mp, uint32(i))
-	})
-	if blocks.err != nil {
-		return nil, blocks.err
-	}
-	return rs, err
-}
-
-type nopHPCC struct{}
-
-func (nopHPCC) StepTo(_ *HPCCFxEvent, r *HPCCFxResult) { *r = HPCCFxResult{} }
-
-// GoldenHPCCFx makes the golden model (HPCCFxConvergence's newBlock).
-func GoldenHPCCFx(p HPCCFxParams) (HPCCFxStepper, error) { return NewHPCCFxModel(p) }

@@ -1,8 +1,9 @@
-// Package convergence runs the thesis's staggered incast (S3 Section
-// 3.3.4, golden/snyder) for the controls `nicgen scenario convergence`
+// Package convergence simulates the thesis's staggered incast (S3
+// Section 3.3.4; scene.go) for the controls `nicgen scenario convergence`
 // compares: Swift and HPCC as their float64 references and as the swift
-// and hpcc blocks' golden models, each in every mode of Variable AI and
-// Sampling Frequency.
+// and hpcc blocks' golden models (golden/snyder), each in every mode of
+// Variable AI and Sampling Frequency. The algorithm packages know nothing
+// of it: a flow is an algorithm behind Window.
 package convergence
 
 import (
@@ -12,13 +13,13 @@ import (
 	"github.com/nicgen/nicgen/golden/snyder"
 )
 
-// Default is the thesis's 16-1 staggered incast (snyder.DefaultBottleneck).
-func Default() snyder.Bottleneck { return snyder.DefaultBottleneck() }
+// Default is the thesis's 16-1 staggered incast (DefaultBottleneck).
+func Default() Bottleneck { return DefaultBottleneck() }
 
 // Scene is the default incast with flows joining staggerNs apart on links
 // of linkGbps for durationNs, Jain's index taken over bins of binNs, and
 // every flow starting at one BDP (the unloaded RTT at the link rate).
-func Scene(flows int, staggerNs, durationNs, binNs, linkGbps float64) snyder.Bottleneck {
+func Scene(flows int, staggerNs, durationNs, binNs, linkGbps float64) Bottleneck {
 	b := Default()
 	b.Flows, b.StaggerNs, b.DurationNs, b.BinNs, b.LinkGbps = flows, staggerNs, durationNs, binNs, linkGbps
 	b.InitCwnd = b.LinkGbps / 8 * b.BaseRTT() / float64(b.MTU)
@@ -27,8 +28,8 @@ func Scene(flows int, staggerNs, durationNs, binNs, linkGbps float64) snyder.Bot
 
 // Row is one control's runs on the scene, one per mode.
 type Row struct {
-	Control string                   `json:"control"`
-	Runs    []*snyder.ConvergeResult `json:"runs"`
+	Control string            `json:"control"`
+	Runs    []*ConvergeResult `json:"runs"`
 }
 
 // Run runs b under control: "swift" or "hpcc" (the float64 references),
@@ -36,23 +37,23 @@ type Row struct {
 // (swift and hpcc) or "all" (the four). It returns one Row per control
 // run, in the order swift, swift-block, hpcc, hpcc-block, and none for
 // any other control.
-func Run(b snyder.Bottleneck, control string) ([]Row, error) {
+func Run(b Bottleneck, control string) ([]Row, error) {
 	runs := []struct {
 		name string
 		in   []string // the values of control that run it
-		run  func() ([]*snyder.ConvergeResult, error)
+		run  func() ([]*ConvergeResult, error)
 	}{
-		{"swift", []string{"swift", "both", "all"}, func() ([]*snyder.ConvergeResult, error) {
-			return snyder.SwiftConvergence(b, snyder.DefaultSwift())
+		{"swift", []string{"swift", "both", "all"}, func() ([]*ConvergeResult, error) {
+			return SwiftConvergence(b, snyder.DefaultSwift())
 		}},
-		{"swift-block", []string{"swift-block", "all"}, func() ([]*snyder.ConvergeResult, error) {
-			return snyder.SwiftFxConvergence(b, snyder.DefaultSwiftFx(), snyder.GoldenSwiftFx)
+		{"swift-block", []string{"swift-block", "all"}, func() ([]*ConvergeResult, error) {
+			return SwiftFxConvergence(b, snyder.DefaultSwiftFx(), GoldenSwiftFx)
 		}},
-		{"hpcc", []string{"hpcc", "both", "all"}, func() ([]*snyder.ConvergeResult, error) {
-			return snyder.HPCCConvergence(b, snyder.DefaultHPCC(b))
+		{"hpcc", []string{"hpcc", "both", "all"}, func() ([]*ConvergeResult, error) {
+			return HPCCConvergence(b, snyder.DefaultHPCC(b.LinkGbps, b.MTU, b.BaseRTT()))
 		}},
-		{"hpcc-block", []string{"hpcc-block", "all"}, func() ([]*snyder.ConvergeResult, error) {
-			return snyder.HPCCFxConvergence(b, snyder.DefaultHPCCFx(), snyder.GoldenHPCCFx)
+		{"hpcc-block", []string{"hpcc-block", "all"}, func() ([]*ConvergeResult, error) {
+			return HPCCFxConvergence(b, snyder.DefaultHPCCFx(), GoldenHPCCFx)
 		}},
 	}
 	var rows []Row
@@ -71,10 +72,10 @@ func Run(b snyder.Bottleneck, control string) ([]Row, error) {
 
 // Plots draws Jain's index over time for every row, one plot per row
 // named after its control.
-func Plots(rows []Row, b snyder.Bottleneck) []netsim.Plot {
+func Plots(rows []Row, b Bottleneck) []netsim.Plot {
 	var plots []netsim.Plot
 	for _, r := range rows {
-		c := snyder.JainChart(r.Runs, r.Control, b)
+		c := JainChart(r.Runs, r.Control, b)
 		plots = append(plots, netsim.Plot{Name: r.Control, Lines: &c})
 	}
 	return plots

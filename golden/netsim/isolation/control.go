@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nicgen/nicgen/golden/netsim/convergence"
 	"github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/golden/snyder"
 )
@@ -39,11 +40,11 @@ func smarttNet(p smartt.Params) network {
 }
 
 // thesisNet is the thesis's microbenchmark network
-// (snyder.DefaultBottleneck: 100 Gb/s, 1000 B, 1 us per hop, an unloaded
+// (convergence.DefaultBottleneck: 100 Gb/s, 1000 B, 1 us per hop, an unloaded
 // RTT of 4.16 us and a BDP of 52 packets), which Swift's, HPCC's and 1RC's
 // constants are written for.
 func thesisNet() network {
-	b := snyder.DefaultBottleneck()
+	b := convergence.DefaultBottleneck()
 	n := network{Name: fmt.Sprintf("%g Gb/s, %d B, base RTT %g ns", b.LinkGbps, b.MTU, b.BaseRTT()),
 		LinkGbps: b.LinkGbps, MTU: b.MTU, PropPs: int64(b.PropNs * 1000)}
 	n.BaseRTT = 2*n.serPs(n.MTU) + 4*n.PropPs
@@ -201,7 +202,13 @@ func newWindowControl(k Control) (windowControl, error) {
 	case Swift:
 		return &swiftControl{p: snyder.DefaultSwift(), n: thesisNet()}, nil
 	case HPCC:
-		return &hpccControl{p: snyder.DefaultHPCC(snyder.DefaultBottleneck()), n: thesisNet()}, nil
+		return &hpccControl{p: thesisHPCC(), n: thesisNet()}, nil
 	}
 	return nil, fmt.Errorf("control %q has no window", k)
+}
+
+// thesisHPCC is Table 3.1's HPCC on the thesis's microbenchmark network.
+func thesisHPCC() snyder.HPCCParams {
+	b := convergence.DefaultBottleneck()
+	return snyder.DefaultHPCC(b.LinkGbps, b.MTU, b.BaseRTT())
 }

@@ -1,4 +1,4 @@
-package snyder
+package convergence
 
 import (
 	"fmt"
@@ -6,33 +6,23 @@ import (
 	"slices"
 
 	"github.com/nicgen/nicgen/golden/netsim"
+	"github.com/nicgen/nicgen/golden/snyder"
 )
-
-// Ack is what a sender learns from one ACK: its delay (send to ACK), the
-// packets it acknowledges, the time, the packet's sequence number and the
-// sender's next one, and the in-band telemetry the egress stamped on the
-// packet as it left (HPCC's INT: queue length, bytes sent so far, time).
-type Ack struct {
-	DelayNs, Acked, NowNs float64
-	Seq, SndNxt           int64
-	QLenBytes, TxBytes    float64
-	TsNs                  float64
-}
 
 // Window is a window-based congestion control as the convergence
 // simulator sees it: an ACK in, the window (packets) after it out.
 type Window interface {
-	Ack(a Ack) float64
+	Ack(a snyder.Ack) float64
 }
 
 // SwiftFlow puts a Swift flow behind Window over a path of Hops hops.
 type SwiftFlow struct {
-	P    SwiftParams
-	S    *Swift
+	P    snyder.SwiftParams
+	S    *snyder.Swift
 	Hops int
 }
 
-func (f *SwiftFlow) Ack(a Ack) float64 {
+func (f *SwiftFlow) Ack(a snyder.Ack) float64 {
 	return f.S.Ack(f.P, a.DelayNs, f.Hops, a.Acked, a.NowNs)
 }
 
@@ -86,9 +76,9 @@ var HPCCModes = []Mode{{"plain", false, false, false}, {"vai", true, false, fals
 // constants (Token_Thresh 4 us over the target delay at hops hops without
 // flow-based scaling; AI in p's unit), SF every 30 ACKs, and the
 // additive increase on every ACK whenever either is on (S3:L1026).
-func SwiftMode(p SwiftParams, m Mode, hops int) SwiftParams {
+func SwiftMode(p snyder.SwiftParams, m Mode, hops int) snyder.SwiftParams {
 	if m.VAI {
-		v := SwiftVAI(p.BaseNs + float64(hops)*p.PerHopNs)
+		v := snyder.SwiftVAI(p.BaseNs + float64(hops)*p.PerHopNs)
 		v.BaseAI = p.AIPkts
 		p.VAI = &v
 	}
@@ -101,18 +91,18 @@ func SwiftMode(p SwiftParams, m Mode, hops int) SwiftParams {
 
 // SwiftConvergence runs b with Swift flows over one switch (hops 1) in
 // each mode.
-func SwiftConvergence(b Bottleneck, p SwiftParams) ([]*ConvergeResult, error) {
+func SwiftConvergence(b Bottleneck, p snyder.SwiftParams) ([]*ConvergeResult, error) {
 	return b.runModes(Modes, func(m Mode, i int) Window {
 		mp := SwiftMode(p, m, 1)
-		return &SwiftFlow{P: mp, S: NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
+		return &SwiftFlow{P: mp, S: snyder.NewSwift(mp, b.InitCwnd, float64(i)*b.StaggerNs), Hops: 1}
 	})
 }
 
 // HPCCMode is p with the mode's mechanisms: VAI with Table 4.1's HPCC
 // constants (AI in p's unit), SF every 30 ACKs.
-func HPCCMode(p HPCCParams, m Mode) HPCCParams {
+func HPCCMode(p snyder.HPCCParams, m Mode) snyder.HPCCParams {
 	if m.VAI {
-		v := HPCCVAI()
+		v := snyder.HPCCVAI()
 		v.BaseAI = p.AIPkts
 		p.VAI = &v
 	}
@@ -123,10 +113,10 @@ func HPCCMode(p HPCCParams, m Mode) HPCCParams {
 }
 
 // HPCCConvergence runs b with HPCC flows in each of HPCCModes.
-func HPCCConvergence(b Bottleneck, p HPCCParams) ([]*ConvergeResult, error) {
+func HPCCConvergence(b Bottleneck, p snyder.HPCCParams) ([]*ConvergeResult, error) {
 	return b.runModes(HPCCModes, func(m Mode, i int) Window {
 		mp := HPCCMode(p, m)
-		return &HPCCFlow{P: mp, H: NewHPCC(mp, b.InitCwnd, i)}
+		return &HPCCFlow{P: mp, H: snyder.NewHPCC(mp, b.InitCwnd, i)}
 	})
 }
 
@@ -257,7 +247,7 @@ func (b Bottleneck) Run(flows []Window) (*ConvergeResult, error) {
 			}
 		case 3: // the ACK
 			inflight[e.flow]--
-			cwnd[e.flow] = flows[e.flow].Ack(Ack{DelayNs: now - e.sent, Acked: 1, NowNs: now, Seq: e.pkt, SndNxt: sndNxt[e.flow],
+			cwnd[e.flow] = flows[e.flow].Ack(snyder.Ack{DelayNs: now - e.sent, Acked: 1, NowNs: now, Seq: e.pkt, SndNxt: sndNxt[e.flow],
 				QLenBytes: e.qlen, TxBytes: e.tx, TsNs: e.ts})
 			h.Push(math.Max(now, hostFree[e.flow]), cEv{kind: 0, flow: e.flow})
 		}
@@ -311,7 +301,7 @@ func JainChart(rs []*ConvergeResult, control string, b Bottleneck) netsim.Chart 
 // SwiftFxStepper is a swift block as the convergence simulator drives it:
 // the golden model (SwiftFxModel) or the RTL behind an adapter.
 type SwiftFxStepper interface {
-	StepTo(e *SwiftFxEvent, r *SwiftFxResult)
+	StepTo(e *snyder.SwiftFxEvent, r *snyder.SwiftFxResult)
 }
 
 // SwiftFxFlow puts connection Conn of a swift block behind Window: times
@@ -319,24 +309,24 @@ type SwiftFxStepper interface {
 // width), the packets acknowledged at the acked field's width.
 type SwiftFxFlow struct {
 	M    SwiftFxStepper
-	P    SwiftFxParams
+	P    snyder.SwiftFxParams
 	Conn uint32
 	Hops int
 }
 
 // NewSwiftFxFlow opens connection conn of m at time nowNs.
-func NewSwiftFxFlow(m SwiftFxStepper, p SwiftFxParams, conn uint32, hops int, nowNs float64) *SwiftFxFlow {
+func NewSwiftFxFlow(m SwiftFxStepper, p snyder.SwiftFxParams, conn uint32, hops int, nowNs float64) *SwiftFxFlow {
 	f := &SwiftFxFlow{M: m, P: p, Conn: conn, Hops: hops}
-	var r SwiftFxResult
-	m.StepTo(&SwiftFxEvent{Conn: conn, Kind: SwiftOpen, Now: uint64(math.Round(nowNs))}, &r)
+	var r snyder.SwiftFxResult
+	m.StepTo(&snyder.SwiftFxEvent{Conn: conn, Kind: snyder.SwiftOpen, Now: uint64(math.Round(nowNs))}, &r)
 	return f
 }
 
-func (f *SwiftFxFlow) Ack(a Ack) float64 {
-	e := SwiftFxEvent{Conn: f.Conn, Kind: SwiftAck, Now: uint64(math.Round(a.NowNs)),
+func (f *SwiftFxFlow) Ack(a snyder.Ack) float64 {
+	e := snyder.SwiftFxEvent{Conn: f.Conn, Kind: snyder.SwiftAck, Now: uint64(math.Round(a.NowNs)),
 		Delay: min(uint64(math.Round(a.DelayNs)), uint64(1)<<uint(f.P.DelayW)-1),
 		Hops:  uint64(f.Hops), Acked: min(uint64(math.Round(a.Acked)), uint64(1)<<uint(f.P.AckW)-1)}
-	var r SwiftFxResult
+	var r snyder.SwiftFxResult
 	f.M.StepTo(&e, &r)
 	return math.Ldexp(float64(r.Cwnd), -f.P.FracW)
 }
@@ -344,10 +334,10 @@ func (f *SwiftFxFlow) Ack(a Ack) float64 {
 // SwiftFxMode is p with the mode's mechanisms as SwiftMode sets them for
 // the float64 reference: VAI with Table 4.1's Swift constants at hops
 // hops, SF every 30 ACKs, the increase on every ACK with either.
-func SwiftFxMode(p SwiftFxParams, m Mode, hops int) SwiftFxParams {
+func SwiftFxMode(p snyder.SwiftFxParams, m Mode, hops int) snyder.SwiftFxParams {
 	p.VAI, p.SF = nil, 0
 	if m.VAI {
-		p.VAI = DefaultSwiftVAIFx(p.BaseNs + uint64(hops)*p.PerHopNs)
+		p.VAI = snyder.DefaultSwiftVAIFx(p.BaseNs + uint64(hops)*p.PerHopNs)
 	}
 	if m.SF {
 		p.SF = 30
@@ -359,8 +349,8 @@ func SwiftFxMode(p SwiftFxParams, m Mode, hops int) SwiftFxParams {
 // SwiftFxConvergence runs b in each mode with the flows as connections
 // 0..Flows-1 of one swift block per mode, which newBlock makes (the
 // golden model, or the RTL); p's initial window is b's.
-func SwiftFxConvergence(b Bottleneck, p SwiftFxParams, newBlock func(SwiftFxParams) (SwiftFxStepper, error)) ([]*ConvergeResult, error) {
-	p.InitCwnd = FixedOfFloat(b.InitCwnd, p.FracW)
+func SwiftFxConvergence(b Bottleneck, p snyder.SwiftFxParams, newBlock func(snyder.SwiftFxParams) (SwiftFxStepper, error)) ([]*ConvergeResult, error) {
+	p.InitCwnd = snyder.FixedOfFloat(b.InitCwnd, p.FracW)
 	if p.NumConn < b.Flows {
 		return nil, fmt.Errorf("swift: %d connections for %d flows", p.NumConn, b.Flows)
 	}
@@ -407,7 +397,86 @@ func (m *modeBlocks[P, B]) get(mode string, p P) B {
 // returned).
 type nopSwift struct{}
 
-func (nopSwift) StepTo(_ *SwiftFxEvent, r *SwiftFxResult) { *r = SwiftFxResult{} }
+func (nopSwift) StepTo(_ *snyder.SwiftFxEvent, r *snyder.SwiftFxResult) { *r = snyder.SwiftFxResult{} }
 
 // GoldenSwiftFx makes the golden model (SwiftFxConvergence's newBlock).
-func GoldenSwiftFx(p SwiftFxParams) (SwiftFxStepper, error) { return NewSwiftFxModel(p) }
+func GoldenSwiftFx(p snyder.SwiftFxParams) (SwiftFxStepper, error) { return snyder.NewSwiftFxModel(p) }
+
+// HPCCFlow puts an HPCC flow behind Window.
+type HPCCFlow struct {
+	P snyder.HPCCParams
+	H *snyder.HPCC
+}
+
+func (f *HPCCFlow) Ack(a snyder.Ack) float64 { return f.H.Ack(f.P, a) }
+
+// HPCCFxStepper is an hpcc block as the convergence simulator drives it.
+type HPCCFxStepper interface {
+	StepTo(e *snyder.HPCCFxEvent, r *snyder.HPCCFxResult)
+}
+
+// HPCCFxFlow puts connection Conn of an hpcc block behind Window, the
+// telemetry rounded to whole bytes and ns.
+type HPCCFxFlow struct {
+	M    HPCCFxStepper
+	P    snyder.HPCCFxParams
+	Conn uint32
+}
+
+// NewHPCCFxFlow opens connection conn of m.
+func NewHPCCFxFlow(m HPCCFxStepper, p snyder.HPCCFxParams, conn uint32) *HPCCFxFlow {
+	var r snyder.HPCCFxResult
+	m.StepTo(&snyder.HPCCFxEvent{Conn: conn, Kind: snyder.HPCCOpen}, &r)
+	return &HPCCFxFlow{M: m, P: p, Conn: conn}
+}
+
+func (f *HPCCFxFlow) Ack(a snyder.Ack) float64 {
+	e := snyder.HPCCFxEvent{Conn: f.Conn, Kind: snyder.HPCCAck, Seq: uint64(a.Seq), SndNxt: uint64(a.SndNxt),
+		QLen: min(uint64(math.Round(a.QLenBytes)), uint64(1)<<uint(f.P.QW)-1),
+		TxB:  uint64(math.Round(a.TxBytes)), Ts: uint64(math.Round(a.TsNs))}
+	var r snyder.HPCCFxResult
+	f.M.StepTo(&e, &r)
+	return math.Ldexp(float64(r.Cwnd), -f.P.FracW)
+}
+
+// HPCCFxMode is p with the mode's mechanisms, as HPCCMode sets them for
+// the float64 reference.
+func HPCCFxMode(p snyder.HPCCFxParams, m Mode) snyder.HPCCFxParams {
+	p.VAI, p.SF, p.SFKeepsRTT = nil, 0, false
+	if m.VAI {
+		p.VAI = snyder.DefaultHPCCVAIFx()
+	}
+	if m.SF {
+		p.SF, p.SFKeepsRTT = 30, m.SFKeepsRTT
+	}
+	return p
+}
+
+// HPCCFxConvergence runs b in each of HPCCModes with one hpcc block per mode
+// (newBlock makes it: the golden model or the RTL); p's link, base RTT
+// and initial window are b's.
+func HPCCFxConvergence(b Bottleneck, p snyder.HPCCFxParams, newBlock func(snyder.HPCCFxParams) (HPCCFxStepper, error)) ([]*ConvergeResult, error) {
+	p.InitCwnd = snyder.FixedOfFloat(b.InitCwnd, p.FracW)
+	p.LinkBpns, p.BaseRTTNs = b.LinkGbps/8, uint64(math.Round(b.BaseRTT()))
+	p.AI = snyder.FixedOfFloat(50e6*b.BaseRTT()/8e12*1000/float64(b.MTU), p.FracW)
+	p.MaxCwnd = min(snyder.FixedOfFloat(b.LinkGbps/8*b.BaseRTT()/float64(b.MTU), p.FracW), uint64(1)<<uint(p.CwndW())-1)
+	if p.NumConn < b.Flows {
+		return nil, fmt.Errorf("hpcc: %d connections for %d flows", p.NumConn, b.Flows)
+	}
+	blocks := newModeBlocks(newBlock, HPCCFxStepper(nopHPCC{}))
+	rs, err := b.runModes(HPCCModes, func(m Mode, i int) Window {
+		mp := HPCCFxMode(p, m)
+		return NewHPCCFxFlow(blocks.get(m.Name, mp), mp, uint32(i))
+	})
+	if blocks.err != nil {
+		return nil, blocks.err
+	}
+	return rs, err
+}
+
+type nopHPCC struct{}
+
+func (nopHPCC) StepTo(_ *snyder.HPCCFxEvent, r *snyder.HPCCFxResult) { *r = snyder.HPCCFxResult{} }
+
+// GoldenHPCCFx makes the golden model (HPCCFxConvergence's newBlock).
+func GoldenHPCCFx(p snyder.HPCCFxParams) (HPCCFxStepper, error) { return snyder.NewHPCCFxModel(p) }
