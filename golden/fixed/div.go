@@ -1,8 +1,9 @@
 // Package fixed holds the fixed-point and random-number helpers that
 // several golden models share, each written once from its contract: the
 // reciprocal divider of SMaRTT's contract (Div, its ROM RecipTable), a
-// 128-bit multiply-and-shift (MulShr), and the 32-bit Galois LFSR of REPS
-// (LFSR), which hpcc and 3CPO's token unit draw from too.
+// 128-bit multiply-and-shift (MulShr), the 32-bit Galois LFSR of REPS
+// (LFSR), which hpcc and 3CPO's token unit draw from too, and the 1/sqrt
+// table of swift's flow-based scaling and 3CPO (RsqrtTable).
 package fixed
 
 import "math/bits"

@@ -10,6 +10,8 @@ package snyder
 import (
 	"fmt"
 	"math"
+
+	"github.com/nicgen/nicgen/golden/fixed"
 	"math/bits"
 )
 
@@ -69,22 +71,8 @@ func NewFBSFixed(p FBSParams, fracW, tableBits, outW, alphaFrac int) (*FBSFixed,
 	a, b := p.AlphaBeta()
 	f := &FBSFixed{p: p, FracW: fracW, TableBits: tableBits, OutW: outW, AlphaFrac: alphaFrac,
 		alphaFx: uint64(math.Round(math.Ldexp(a, alphaFrac))), betaNs: uint64(math.Round(-b)), rangeNs: uint64(math.Round(p.RangeNs)),
-		table: RsqrtTable(tableBits, outW)}
+		table: fixed.RsqrtTable(tableBits, outW)}
 	return f, nil
-}
-
-// RsqrtTable is a table of 1/sqrt over a mantissa m in [1, 4): entry i
-// covers m in [i, i+1) x 2^(2-bits) and holds 1/sqrt of the bucket's
-// middle in 2^-outW, rounded; the entries below m = 1 are 0 (never used).
-func RsqrtTable(bits, outW int) []uint64 {
-	t := make([]uint64, 1<<uint(bits))
-	for i := range t {
-		mid := (float64(i) + 0.5) * math.Ldexp(1, 2-bits)
-		if mid >= 1 {
-			t[i] = uint64(math.Round(math.Ldexp(1/math.Sqrt(mid), outW)))
-		}
-	}
-	return t
 }
 
 // ErrorBound bounds |FBS(x) - FBSParams.FBS(x 2^-FracW)| in ns: the

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nicgen/nicgen/golden/fixed"
 	"github.com/nicgen/nicgen/golden/pipe"
-	gsnyder "github.com/nicgen/nicgen/golden/snyder"
 )
 
 // This file is watermark control in fixed point, as the `wm_ctrl` block
@@ -94,7 +93,7 @@ func NewWMFx(p WMFxParams) (*WMFx, error) {
 	f := p.Float()
 	w := &WMFx{p: p, alpha: uint64(math.Round(f.Alpha() * 65536)), beta: uint64(math.Round(f.Beta() * 65536))}
 	// 1/sqrt of the mantissa in 2^-16, the table of Swift's fbs
-	w.rsqrt = gsnyder.RsqrtTable(p.RsqrtBits, 16)
+	w.rsqrt = fixed.RsqrtTable(p.RsqrtBits, 16)
 	return w, nil
 }
 
