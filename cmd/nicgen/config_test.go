@@ -10,10 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/blocks/config"
-	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
-	gsmartt "github.com/nicgen/nicgen/golden/smartt"
 )
 
 // runCLIsafe is runCLI that turns a panic into a test failure naming what
@@ -220,25 +217,6 @@ func TestBlockOutsideConfiguration(t *testing.T) {
 		want := `block "smartt" is not in the configuration ../../docs/examples/400g.hcl (its blocks: nscc, reps, reps_conf)`
 		if exitCode(err) != 2 || err.Error() != want {
 			t.Errorf("%v: exit %d, %v\nwant %s\n%s", args, exitCode(err), err, want, out)
-		}
-	}
-}
-
-// The papers' setting through the configuration is the golden models'
-// own default, so scenario prints what it printed before -c existed.
-func TestDefaultConfigIsGoldenDefault(t *testing.T) {
-	t.Parallel()
-	cfg := blocks.DefaultConfig()
-	for _, c := range []struct {
-		got  gsmartt.Params
-		want gsmartt.Params
-	}{
-		{bsmartt.MustOf(cfg, bsmartt.Conf).Golden(), gsmartt.DefaultParams(gsmartt.Conf)},
-		{bsmartt.MustOf(cfg, bsmartt.NSCC).Golden(), gsmartt.DefaultParams(gsmartt.NSCC)},
-	} {
-		c.got.Depth = 0 // the shell's depth is the blocks' (golden/pipe), not the papers'
-		if !reflect.DeepEqual(c.got, c.want) {
-			t.Errorf("golden params of the default configuration:\n%+v\nwant\n%+v", c.got, c.want)
 		}
 	}
 }

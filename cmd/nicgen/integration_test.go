@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nicgen/nicgen/blocks/uet"
+	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -18,7 +18,11 @@ import (
 // uet_cc.)
 func TestIntegrationExampleLints(t *testing.T) {
 	t.Parallel()
-	m, err := uet.Block(uet.DefaultParams())
+	b, err := blocks.Lookup("uet_cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Build(blocks.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,3 +79,19 @@ func (r uetEventRecorder) Step(e uet.Event) uet.Result {
 	*r.evs = append(*r.evs, e)
 	return r.m.Step(e)
 }
+
+// IncastConns is the connection of each event, in time order, of the N:1
+// incast of msg-byte messages that RecordIncast records with the default
+// nscc senders (smartt.DefaultParams(smartt.NSCC)): the load a block's
+// incast throughput is measured under, whatever the block.
+func IncastConns(senders int, msg int64) ([]uint32, error) {
+	events, err := RecordIncast(smartt.DefaultParams(smartt.NSCC), senders, msg)
+	if err != nil {
+		return nil, err
+	}
+	conns := make([]uint32, len(events))
+	for i, e := range events {
+		conns[i] = e.Conn
+	}
+	return conns, nil
+}

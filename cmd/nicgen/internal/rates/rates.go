@@ -14,7 +14,6 @@ import (
 
 	"github.com/nicgen/nicgen/blocks"
 	"github.com/nicgen/nicgen/golden/netsim"
-	"github.com/nicgen/nicgen/golden/smartt"
 )
 
 // CycleModel is a block's golden cycle-level model reduced to what timing
@@ -221,13 +220,9 @@ func incastConns(senders int) ([]uint32, error) {
 	if c, ok := recorded.conns[senders]; ok {
 		return c, nil
 	}
-	events, err := netsim.RecordIncast(smartt.DefaultParams(smartt.NSCC), senders, 1<<20)
+	conns, err := netsim.IncastConns(senders, 1<<20)
 	if err != nil {
 		return nil, err
-	}
-	conns := make([]uint32, len(events))
-	for i, e := range events {
-		conns[i] = e.Conn
 	}
 	if recorded.conns == nil {
 		recorded.conns = map[int][]uint32{}
