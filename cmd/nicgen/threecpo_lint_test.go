@@ -3,19 +3,36 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
-	"github.com/nicgen/nicgen/blocks/connpipe"
-	"github.com/nicgen/nicgen/blocks/threecpo"
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/cmd/nicgen/internal/eda"
-	gthreecpo "github.com/nicgen/nicgen/golden/threecpo"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
-// lintBuilt elaborates a built module and lints it as generate --check
-// does (Verilator -Wall with no waivers, Icarus).
-func lintBuilt(t *testing.T, m *hdlgen.Module, err error) {
+// lintBlock builds block name of a configuration of 4 connections with
+// 2-bit connection ids (every id a connection: the shell refuses none)
+// whose block section is body (attributes by name, as a user writes
+// them), elaborates it and lints it as generate --check does (Verilator
+// -Wall with no waivers, Icarus).
+func lintBlock(t *testing.T, name, body string) {
 	t.Helper()
+	head := strings.Replace(defaultHead(4), "connections = 4\n", "connections = 4\n  conn_width  = 2\n", 1)
+	if !strings.Contains(head, "conn_width") {
+		t.Fatalf("no connections = 4 in the hardware block:\n%s", head)
+	}
+	src := head + fmt.Sprintf("block %q {\n%s\n}\n", name, body)
+	r, err := config.Load("corner.hcl", []byte(src))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	b, err := blocks.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Build(r.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +51,23 @@ func lintBuilt(t *testing.T, m *hdlgen.Module, err error) {
 // the configuration allows, under both policies, lints clean.
 func TestLRUArbLintsAtEveryVCCount(t *testing.T) {
 	t.Parallel()
-	for vcs := 2; vcs <= gthreecpo.MaxArbVCs; vcs++ {
-		for _, pol := range []gthreecpo.ArbPolicy{gthreecpo.ArbLRU, gthreecpo.ArbRoundRobin} {
-			t.Run(fmt.Sprintf("%d-%v", vcs, pol), func(t *testing.T) {
-				p := threecpo.DefaultLRUArbParams()
-				p.VCs, p.Policy, p.NumConn, p.ConnW = vcs, pol, 4, 2
-				p.Depth = connpipe.MustDepth(threecpo.NeededArbDepth(p))
-				m, err := threecpo.LRUArb(p)
-				lintBuilt(t, m, err)
+	b, err := blocks.Lookup("lru_arb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lo, hi uint64
+	for _, a := range b.Attrs {
+		if a.Name == "vcs" {
+			lo, hi = a.Lo, a.Hi
+		}
+	}
+	if lo < 2 || hi < lo {
+		t.Fatalf("lru_arb's vcs range %d..%d", lo, hi)
+	}
+	for vcs := lo; vcs <= hi; vcs++ {
+		for _, pol := range []string{"lru", "round_robin"} {
+			t.Run(fmt.Sprintf("%d-%s", vcs, pol), func(t *testing.T) {
+				lintBlock(t, "lru_arb", fmt.Sprintf("  ports = 4\n  vcs = %d\n  policy = %q", vcs, pol))
 			})
 		}
 	}
@@ -54,15 +80,15 @@ func TestLRUArbLintsAtEveryVCCount(t *testing.T) {
 // configuration allows lint clean.
 func TestMCastMatchLintsAtItsCorners(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ members, flitW, countW, lo int }{
-		{1, 1, 3, 4}, {2, 4, 6, 4}, {4, 4, 12, 4}, {5, 10, 12, 5}, {7, 4, 24, 0}, {63, 4, 12, 4},
+	for _, c := range []struct {
+		members, flitW, countW int
+		miLow                  string
+	}{
+		{1, 1, 3, "0.8"}, {2, 4, 6, "0.8"}, {4, 4, 12, "0.8"}, {5, 10, 12, "1"}, {7, 4, 24, "0"}, {63, 4, 12, "0.8"},
 	} {
-		t.Run(fmt.Sprintf("%d-members-%d-%d-%d", c.members, c.flitW, c.countW, c.lo), func(t *testing.T) {
-			p := threecpo.DefaultMCastMatchParams()
-			p.Members, p.FlitW, p.CountW, p.MILowNum, p.NumConn, p.ConnW = c.members, c.flitW, c.countW, uint32(c.lo), 4, 2
-			p.Depth = connpipe.MustDepth(threecpo.NeededMatchDepth(p))
-			m, err := threecpo.MCastMatch(p)
-			lintBuilt(t, m, err)
+		t.Run(fmt.Sprintf("%d-members-%d-%d-%s", c.members, c.flitW, c.countW, c.miLow), func(t *testing.T) {
+			lintBlock(t, "mcast_match", fmt.Sprintf("  matchers = 4\n  members = %d\n  flits_width = %d\n  count_width = %d\n  mi_low = %s",
+				c.members, c.flitW, c.countW, c.miLow))
 		})
 	}
 }
