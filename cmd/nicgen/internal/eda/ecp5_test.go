@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nicgen/nicgen/blocks/reps"
+	"github.com/nicgen/nicgen/blocks"
+	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/hdlgen"
 )
 
@@ -22,9 +23,27 @@ func TestPlaceRouteECP5(t *testing.T) {
 	if _, err := NextpnrECP5(); err != nil {
 		t.Fatalf("%v (make test installs it with scripts/setup.sh)", err)
 	}
-	p := reps.DefaultConfParams()
-	p.NumConn, p.ConnW = 16, 4
-	m, err := reps.Conf(p)
+	cfg, err := config.Load("small.hcl", []byte(`
+network {
+  link_gbps   = 800
+  mtu         = 4096
+  base_rtt_ns = 8600
+}
+hardware {
+  clock_mhz   = 250
+  connections = 16
+  conn_width  = 4
+}
+block "reps_conf" {}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := blocks.Lookup("reps_conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Build(cfg.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
