@@ -16,7 +16,7 @@ import (
 
 // edgeBase is the network and hardware of the sweep below: the default
 // configuration's, with 64 connections, so that the tables are small.
-var edgeBase = defaultHead(64)
+var edgeBase = config.DefaultHead(map[string]uint64{"connections": 64})
 
 // A configuration that loads builds and lints (docs/config.md): every
 // whole-number attribute of every block, set alone to the least and to the

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -19,11 +18,7 @@ import (
 // -Wall with no waivers, Icarus).
 func lintBlock(t *testing.T, name, body string) {
 	t.Helper()
-	head := strings.Replace(defaultHead(4), "connections = 4\n", "connections = 4\n  conn_width  = 2\n", 1)
-	if !strings.Contains(head, "conn_width") {
-		t.Fatalf("no connections = 4 in the hardware block:\n%s", head)
-	}
-	src := head + fmt.Sprintf("block %q {\n%s\n}\n", name, body)
+	src := config.DefaultHead(map[string]uint64{"connections": 4, "conn_width": 2}) + fmt.Sprintf("block %q {\n%s\n}\n", name, body)
 	r, err := config.Load("corner.hcl", []byte(src))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)

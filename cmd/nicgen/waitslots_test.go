@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/nicgen/nicgen/blocks"
@@ -60,28 +57,7 @@ func TestWaitSlotsEndHeadOfLineBlocking(t *testing.T) {
 }
 
 // waitBase is the default configuration's network and hardware.
-var waitBase = defaultHead(0)
-
-// defaultHead is the network and hardware blocks of the embedded default
-// configuration (config.DefaultSource), with conns connections when conns
-// is above 0.
-func defaultHead(conns int) string {
-	src := string(config.DefaultSource())
-	start, end := strings.Index(src, "network {"), strings.Index(src, "\nblock ")
-	if start < 0 || end < start {
-		panic("the default configuration has no network block before its blocks")
-	}
-	head := src[start:end]
-	head = head[:strings.LastIndex(head, "}")+1] + "\n"
-	if conns > 0 {
-		re := regexp.MustCompile(`(?m)^(\s*connections\s*=\s*)\d+`)
-		if !re.MatchString(head) {
-			panic("the default configuration's hardware has no connections")
-		}
-		head = re.ReplaceAllString(head, "${1}"+strconv.Itoa(conns))
-	}
-	return head
-}
+var waitBase = config.DefaultHead(nil)
 
 // waitSlotBlocks are the blocks that take wait_slots.
 var waitSlotBlocks = []string{"ecn_ipd", "irl_tokens", "mcast_match", "onerc_switch", "sperc_link", "srp_tx", "wm_ctrl"}

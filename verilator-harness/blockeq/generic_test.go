@@ -14,7 +14,7 @@ import (
 // tables, so that every connection is opened early.
 func TestGenericBenchOnRealBlocks(t *testing.T) {
 	t.Parallel()
-	cfg := configWith(t, map[string]int{"connections": 64, "conn_width": 8}, map[string]string{
+	cfg := configWith(t, map[string]uint64{"connections": 64, "conn_width": 8}, map[string]string{
 		"reps": "  freeze_time = 3000\n  time_width = 16", "reps_conf": "", "nscc": "",
 	})
 	for _, name := range []string{"reps", "reps_conf", "nscc"} {

@@ -23,19 +23,7 @@ func TestPlaceRouteECP5(t *testing.T) {
 	if _, err := NextpnrECP5(); err != nil {
 		t.Fatalf("%v (make test installs it with scripts/setup.sh)", err)
 	}
-	cfg, err := config.Load("small.hcl", []byte(`
-network {
-  link_gbps   = 800
-  mtu         = 4096
-  base_rtt_ns = 8600
-}
-hardware {
-  clock_mhz   = 250
-  connections = 16
-  conn_width  = 4
-}
-block "reps_conf" {}
-`))
+	cfg, err := config.Load("small.hcl", []byte(config.DefaultHead(map[string]uint64{"connections": 16, "conn_width": 4})+`block "reps_conf" {}`+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
