@@ -2,6 +2,7 @@ package connpipe
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nicgen/nicgen/hdlgen"
 )
@@ -48,7 +49,16 @@ type MergeEvent struct {
 }
 
 // MergeAssertions are the merge stage's own assertions (properties).
-var MergeAssertions = []string{"arrival_exact", "arrival_placed", "members_kept", "slot_age_order", "slot_cand_onehot", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact", "slots_used_exact"}
+var MergeAssertions = slices.Concat(SlotAssertions, FoldCountAssertions)
+
+// SlotAssertions are the merge stage's assertions whose broken variants
+// (MergeMutants) fail with or without a merge rule: the smallest shell
+// with slots shows that each can fail. FoldCountAssertions are the rest,
+// whose broken variants miscount a fold: they need a merge rule.
+var (
+	SlotAssertions      = []string{"arrival_exact", "arrival_placed", "slot_age_order", "slot_cand_onehot", "slot_cand_ready", "slot_hazard_exact", "slot_order", "slot_succ_exact"}
+	FoldCountAssertions = []string{"members_kept", "slots_used_exact"}
+)
 
 // FoldAssertions are the assertions a merging shell with a Fold rule adds,
 // and SumAssertions those of one with a capped sum (Merge.Sum).

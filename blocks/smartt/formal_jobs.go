@@ -116,8 +116,10 @@ func formalJobs(v Variant) []block.FormalJob {
 // stage") around the small nscc at depth 4 with 3 slots and merged ACKs
 // (the sum capped at its 10-bit size port, 1023 bytes), its table written
 // behind (uet_cc's split window path): the shell's and nscc's properties
-// with the slots in front, and the merge stage's own, each of which has a
-// broken variant that must fail.
+// with the slots in front, and the merge stage's own. The broken variants
+// here are those that need a merge rule (a fold miscounted, a fold against
+// the rule, the sum's cap): the slots' own run on ecn_ipd_wait, the
+// smallest shell with slots, where each fails in seconds.
 func mergeFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
 	p.Depth, p.MergeSlots, p.MergeAcks, p.MergeNacks, p.WriteBehind = 4, 3, true, true, true
@@ -128,7 +130,7 @@ func mergeFormalJob() block.FormalJob {
 		}
 	}
 	j := block.FormalJob{Name: "nscc_merge", Doc: "as nscc, pipeline depth 4, with 3 merge slots, merged ACKs and the table written behind", MaxSteps: 12 + 2*p.Depth + 8,
-		Breaks: true, BreakOnly: slices.Concat(connpipe.MergeAssertions, connpipe.FoldAssertions, connpipe.SumAssertions), Mutants: mutants,
+		Breaks: true, BreakOnly: slices.Concat(connpipe.FoldCountAssertions, connpipe.FoldAssertions, connpipe.SumAssertions), Mutants: mutants,
 		Build: func(f connpipe.Formal) (*hdlgen.Module, error) {
 			p.Formal = f
 			return Block(p)

@@ -151,9 +151,14 @@ func ipdFormalJobs() []block.FormalJob {
 	// assertions, the shell's and the block's hold with them in front
 	waiting := small
 	waiting.WaitSlots = 3
+	// the broken variants of the slots' own assertions run here, on the
+	// smallest shell with slots (those that need a merge rule on
+	// nscc_merge)
+	wait := ipdFormalJob("ecn_ipd_wait", fmt.Sprintf("as ecn_ipd, with 3 wait slots (no merge rule), depth %d", small.Depth), waiting, false)
+	wait.Breaks, wait.BreakOnly, wait.Mutants = true, connpipe.SlotAssertions, connpipe.MergeMutants()
 	return []block.FormalJob{
 		ipdFormalJob("ecn_ipd", fmt.Sprintf("NumConn 2, TimeW 5, IPD+ 3, IPD- 2, t- 3, ceiling 6, depth %d", small.Depth), small, true),
-		ipdFormalJob("ecn_ipd_wait", fmt.Sprintf("as ecn_ipd, with 3 wait slots (no merge rule), depth %d", small.Depth), waiting, false),
+		wait,
 		ipdFormalJob("ecn_ipd_wide", fmt.Sprintf("S2's IPD+ 800, IPD- 50, t- 2000 and ceiling 100000 on a 24-bit clock, NumConn 4, depth %d", wide.Depth), wide, false),
 	}
 }
