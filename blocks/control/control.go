@@ -167,6 +167,11 @@ const (
 	pROp   = "m_result_op"
 )
 
+// BusAssertions are the wrapper's properties of its AXI-Lite port and its
+// clear sweep, the same logic around every block: one wrapper's broken
+// variants of them show that each can fail (reps_ctl's, the smallest).
+var BusAssertions = []string{"axil_b_held", "axil_one_read", "axil_one_write", "axil_r_held", "clear_holds_events"}
+
 // FormalMutants are the broken variants of the wrapper's properties
 // (Info.Formal), by the assertion each must fail; settings are the names
 // of the wrapper's run-time settings (PARAM_<name>) whose range is

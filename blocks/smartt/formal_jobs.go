@@ -144,8 +144,16 @@ func mergeFormalJob() block.FormalJob {
 func ctlFormalJob() block.FormalJob {
 	p := SmallParams(NSCC)
 	p.Table = true
-	return block.ControlFormalJob("nscc_ctl", "nscc_ctl around the small nscc (as the job nscc, with the table port)", 40,
+	j := block.ControlFormalJob("nscc_ctl", "nscc_ctl around the small nscc (as the job nscc, with the table port)", 40,
 		func() (*hdlgen.Module, error) { return Block(p) },
 		control.Info{NumConn: p.NumConn, Kinds: kindNames(), Macros: Macros(p)},
 		[]string{SetTargetRTT, SetMIGain, SetQAScaling}, []string{SetMIGain})
+	// the bus's broken variants run on reps_ctl: here only the settings'
+	for name := range j.Mutants {
+		if !slices.Contains(control.BusAssertions, name) {
+			j.BreakOnly = append(j.BreakOnly, name)
+		}
+	}
+	slices.Sort(j.BreakOnly)
+	return j
 }
