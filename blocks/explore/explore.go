@@ -30,12 +30,24 @@ type IncastDelta struct {
 	JainChange       float64 `json:"jain_change"`       // fixed - float
 }
 
+// TimingError is how much longer (above 0) or shorter than the
+// reference's an interval that the block times with its own stamps lasts,
+// over the start times within a stamp unit: the mean and the range, in ns.
+type TimingError struct {
+	Name   string  `json:"name"`
+	MeanNs float64 `json:"mean_ns"`
+	MinNs  float64 `json:"min_ns"`
+	MaxNs  float64 `json:"max_ns"`
+}
+
 // Fidelity is what a point costs against the block's float64 reference:
-// the error of one step from the same word, and the change of a
-// closed-loop incast, with the bounds (Result.Bounds) each holds.
+// the error of one step from the same word, the timing of the intervals
+// its stamps time, and the change of a closed-loop incast, with the
+// bounds (Result.Bounds) each holds.
 type Fidelity struct {
 	StepP99     float64       `json:"step_error_p99"`
 	StepMax     float64       `json:"step_error_max"`
+	Timing      []TimingError `json:"timing,omitempty"`
 	Incast      []IncastDelta `json:"incast"`
 	WorstIncast float64       `json:"worst_incast_change"` // largest |completion change|
 	StepOK      bool          `json:"step_bound_holds"`

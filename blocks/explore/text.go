@@ -21,6 +21,9 @@ func WriteText(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "%4s  %-*s %5s %8s %6s", "id", sw, "settings", "bits", "KiB", "RAMB36")
 	if len(r.Points) > 0 && r.Points[0].Error != nil {
 		fmt.Fprintf(w, "  %9s %9s", "step p99", "step max")
+		for _, x := range r.Points[0].Error.Timing {
+			fmt.Fprintf(w, " %18s", x.Name+" ns")
+		}
 		for _, d := range r.Points[0].Error.Incast {
 			fmt.Fprintf(w, " %8s", d.Size)
 		}
@@ -31,6 +34,9 @@ func WriteText(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "%4d  %-*s %5d %8.1f %6d", p.ID, sw, settingsText(p.Settings), p.Bits, p.TableKiB, p.RAMB36)
 		if e := p.Error; e != nil {
 			fmt.Fprintf(w, "  %9.2g %9.2g", e.StepP99, e.StepMax)
+			for _, x := range e.Timing {
+				fmt.Fprintf(w, " %18s", fmt.Sprintf("%+.0f (%+.0f..%+.0f)", x.MeanNs, x.MinNs, x.MaxNs))
+			}
 			for _, d := range e.Incast {
 				fmt.Fprintf(w, " %+7.2f%%", 100*d.CompletionChange)
 			}

@@ -142,6 +142,13 @@ func explorePoint(base, q Params, sizes []int64, floats []*netsim.Result, traces
 		slices.Sort(rels)
 		e.StepP99, e.StepMax = rels[len(rels)*99/100], rels[len(rels)-1]
 	}
+	timings, err := gsmartt.StampTimings(gp)
+	if err != nil {
+		return explore.Point{}, err
+	}
+	for _, x := range timings {
+		e.Timing = append(e.Timing, explore.TimingError{Name: x.Name, MeanNs: x.MeanNs, MinNs: x.MinNs, MaxNs: x.MaxNs})
+	}
 	for i, size := range sizes {
 		r, err := incast(gp, size, false)
 		if err != nil {
