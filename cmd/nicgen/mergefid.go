@@ -7,6 +7,7 @@ import (
 
 	"github.com/nicgen/nicgen/blocks/config"
 	"github.com/nicgen/nicgen/blocks/scenario"
+	"github.com/nicgen/nicgen/golden/netsim"
 )
 
 // newMergeFidelityCmd is `nicgen scenario merge`: how far merged ACKs move
@@ -53,7 +54,7 @@ through it.`,
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "nscc, %d slots, depth %d, clock %g MHz, messages of %s\n", slots, m.Depth, clockMHz, size)
 			fmt.Fprintln(out, "trace                  ACKs  results  merged  ACKs/result  compared  mean diff  p99 diff  max diff  input waits")
-			for _, tr := range scenario.MergeTraces() {
+			for _, tr := range netsim.MergeTraces() {
 				d, err := m.Measure(tr, msg, clockMHz)
 				if err != nil {
 					return err

@@ -250,5 +250,5 @@ type scenarioOut struct {
 	// Entropies is uet_cc's (its load balancer's) account of the sends.
 	Entropies *netsim.Entropies `json:"entropies,omitempty"`
 	// Engine is the clocked engines' account (--clock-mhz).
-	Engine *scenario.Engine `json:"engine,omitempty"`
+	Engine *netsim.IncastEngine `json:"engine,omitempty"`
 }

@@ -1,31 +1,72 @@
-package scenario
+package netsim
 
 import (
 	"fmt"
 
-	"github.com/nicgen/nicgen/blocks/block"
-	bsmartt "github.com/nicgen/nicgen/blocks/smartt"
-	buet "github.com/nicgen/nicgen/blocks/uet"
-	"github.com/nicgen/nicgen/golden/netsim"
+	"github.com/nicgen/nicgen/golden/smartt"
 	"github.com/nicgen/nicgen/golden/uet"
 )
 
-// SplitSlots is what a split replay takes from the configuration's uet_cc
-// before it builds the split engine: the window path's merge slots unless
-// told (its nscc merge_slots, at least 8), and whether it uses reps_conf
-// (the split engine is built with reps).
-func SplitSlots(c block.Config) (slots int, usesConf bool, err error) {
-	bp, err := block.ParamsOf[buet.Params](c, "uet_cc")
-	if err != nil {
-		return 0, false, err
-	}
-	return max(bp.CC.MergeSlots, 8), bp.UseConf, nil
+// The replays of `nicgen scenario merge` and `nicgen scenario split`:
+// closed-loop runs recorded on the network model and replayed, each event
+// at its time on a clock, through the golden cycle models of the merging
+// shell and of uet_cc's split engine.
+
+// MergeReplay is a window controller (nscc) behind a merging shell
+// (docs/pipeline.md, "Merge stage"): merged ACKs and NACKs in Slots
+// slots, at pipeline depth Depth.
+type MergeReplay struct {
+	Slots, Depth int
+
+	p     smartt.Params
+	nacks bool
 }
 
-// SplitReplay is the configuration's uet_cc engine split (docs/blocks/
-// uet_cc.md, "Split send path"), its window path merging ACKs and NACKs
-// of up to 32 KiB in Slots slots, beside the same engine shared (one
-// shell).
+// NewMergeReplay is window controller p (nscc) behind a merging shell of
+// slots slots at pipeline depth depth, merging NACKs too when nacks is set.
+func NewMergeReplay(p smartt.Params, depth, slots int, nacks bool) *MergeReplay {
+	return &MergeReplay{Slots: slots, Depth: depth, p: p, nacks: nacks}
+}
+
+// MergeTrace is a closed-loop run of golden nscc senders that a merge
+// replay records.
+type MergeTrace struct {
+	Name    string
+	Senders int
+	// AllCE marks every ACK and raises its RTT to at least two target
+	// RTTs (a marked ACK at the base RTT is nscc's no-op, S1 Algorithm 1).
+	AllCE bool
+}
+
+// MergeTraces are the runs a merge replay measures: one connection, the
+// same with every ACK marked, and 8:1 and 64:1 incasts.
+func MergeTraces() []MergeTrace {
+	return []MergeTrace{{"one connection", 1, false}, {"one connection, CE", 1, true}, {"8:1 incast", 8, false}, {"64:1 incast", 64, false}}
+}
+
+// Measure records tr with messages of msg bytes, lets each event arrive
+// at the block at its time on a clock of clockMHz (an event at t ns in
+// cycle t x clock), and returns how far the merged results' windows are
+// from the per-ACK model's (smartt.MeasureMergeDivergence).
+func (m *MergeReplay) Measure(tr MergeTrace, msg int64, clockMHz float64) (smartt.MergeDivergence, error) {
+	trtt := uint32(2 * m.p.Derive().TrttNs)
+	evs, err := RecordIncast(m.p, tr.Senders, msg)
+	if err != nil {
+		return smartt.MergeDivergence{}, err
+	}
+	arrive := make([]int64, len(evs))
+	for i := range evs {
+		if tr.AllCE && evs[i].Kind == smartt.KindAck {
+			evs[i].ECN, evs[i].RTT = true, max(evs[i].RTT, trtt)
+		}
+		arrive[i] = int64(float64(evs[i].Now-evs[0].Now) * clockMHz / 1000)
+	}
+	return smartt.MeasureMergeDivergence(m.p, m.Depth, m.Slots, m.nacks, evs, arrive)
+}
+
+// SplitReplay is the uet_cc engine split (docs/blocks/uet_cc.md, "Split
+// send path"), its window path merging ACKs and NACKs in Slots slots,
+// beside the same engine shared (one shell).
 type SplitReplay struct {
 	Slots int
 	// SendDepth and WindowDepth are the split engine's pipeline depths,
@@ -38,31 +79,13 @@ type SplitReplay struct {
 	split, shared uet.Params
 }
 
-// NewSplitReplay builds the configuration's uet_cc split, with slots merge
-// slots in its window path, and shared.
-func NewSplitReplay(c block.Config, slots int) (*SplitReplay, error) {
-	bp, err := block.ParamsOf[buet.Params](c, "uet_cc")
-	if err != nil {
-		return nil, err
-	}
-	sp := bp
-	sp.Split = true
-	sp.CC.MergeSlots, sp.CC.MergeAcks, sp.CC.MergeNacks = slots, true, true
-	sp.CC.SizeW = max(sp.CC.SizeW, 16)
-	if sp.CC.Depth, err = bsmartt.DepthFor(sp.CC); err != nil {
-		return nil, err
-	}
-	if sp.Depth, err = buet.NeededDepth(sp); err != nil {
-		return nil, err
-	}
-	shared := bp
-	shared.Split = false
-	if shared.Depth, err = buet.NeededDepth(shared); err != nil {
-		return nil, err
-	}
-	s := &SplitReplay{Slots: slots, SendDepth: sp.Depth, SharedDepth: shared.Depth, split: sp.Golden(), shared: shared.Golden()}
-	s.WindowDepth, s.WindowVariant = s.split.Window.Depth, s.split.CC.Variant.String()
-	return s, nil
+// NewSplitReplay is the uet_cc engine split, with its window path's
+// merge slots (split.Window), beside the same engine shared (one shell);
+// sendDepth and sharedDepth are the two engines' shell depths.
+func NewSplitReplay(split, shared uet.Params, slots, sendDepth, sharedDepth int) *SplitReplay {
+	s := &SplitReplay{Slots: slots, SendDepth: sendDepth, SharedDepth: sharedDepth, split: split, shared: shared}
+	s.WindowDepth, s.WindowVariant = split.Window.Depth, split.CC.Variant.String()
+	return s
 }
 
 // SplitTrace is a recorded event stream a split replay measures.
@@ -78,7 +101,7 @@ type SplitTrace struct {
 // with every ACK ECN-marked and its RTT raised to two target RTTs.
 func (s *SplitReplay) Traces(msg int64) ([]SplitTrace, error) {
 	trtt := uint32(2 * s.split.CC.Derive().TrttNs)
-	one, err := netsim.RecordUETIncast(s.split, 1, msg)
+	one, err := RecordUETIncast(s.split, 1, msg)
 	if err != nil {
 		return nil, err
 	}
