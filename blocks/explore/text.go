@@ -35,7 +35,7 @@ func WriteText(w io.Writer, r *Result) {
 		if e := p.Error; e != nil {
 			fmt.Fprintf(w, "  %9.2g %9.2g", e.StepP99, e.StepMax)
 			for _, x := range e.Timing {
-				fmt.Fprintf(w, " %18s", fmt.Sprintf("%+.0f (%+.0f..%+.0f)", x.MeanNs, x.MinNs, x.MaxNs))
+				fmt.Fprintf(w, " %18s", fmt.Sprintf("%+.1f (%+.0f..%+.0f)", x.MeanNs, x.MinNs, x.MaxNs))
 			}
 			for _, d := range e.Incast {
 				fmt.Fprintf(w, " %+7.2f%%", 100*d.CompletionChange)

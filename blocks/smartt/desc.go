@@ -250,8 +250,8 @@ func resolve(s block.Section, v Variant, env block.Env) Params {
 	{
 		q := p
 		q.StampShift = int(stampShift)
-		if dq := q.Derive(); stampW >= 1 && dq.TrttQ >= 1<<(stampW-1) {
-			s.Errorf("stamp_width", "stamp_width = %d is too narrow: the target RTT is %d units of %d ns, which must be below half the stamp cycle, 2^%d; widen stamp_width or raise stamp_shift", stampW, dq.TrttQ, 1<<stampShift, stampW-1)
+		if dq := q.Derive(); stampW >= 1 && max(dq.TrttH, dq.BrttH) >= 1<<(stampW-1) {
+			s.Errorf("stamp_width", "stamp_width = %d is too narrow: a QuickAdapt window's end lies up to %d units of %d ns ahead (the target RTT plus half a unit), which must be below half the stamp cycle, 2^%d; widen stamp_width or raise stamp_shift", stampW, max(dq.TrttH, dq.BrttH), 1<<stampShift, stampW-1)
 		}
 	}
 	adjust := false

@@ -11,10 +11,13 @@ import (
 
 // exploreBounds are the fidelity bounds asserted at the default point of
 // every SMaRTT variant (golden/smartt TestLockedAccuracy, golden/netsim
-// TestIncast8to1): the explorer shows where each breaks.
+// TestIncast8to1): the explorer shows where each breaks. One closed-loop
+// run moves by about 1 % when a decision comes one stamp unit earlier or
+// later, so the bound of one run keeps that margin (golden/netsim
+// TestIncastFidelity bounds the mean over 20 runs at 1 %).
 var exploreBounds = explore.Bounds{
-	StepP99: 1e-3, // one-step cwnd error against float64, p99, cwnd > 8 MTU
-	Incast:  0.01, // 8:1 incast completion against float64
+	StepP99: 1e-3,  // one-step cwnd error against float64, p99, cwnd > 8 MTU
+	Incast:  0.015, // 8:1 incast completion against float64
 }
 
 // exploreReference is the reference the points err from.

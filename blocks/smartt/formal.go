@@ -71,7 +71,7 @@ func counterAdd(p Params, name string, a, b hdlgen.Expr) hdlgen.Expr {
 // datapathProperties relate the word an event writes to the word it read,
 // on every edge where an event executes (st.Fire).
 func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st connpipe.Step,
-	newWord, nowq, qaFired, sizeU hdlgen.Expr) {
+	newWord, nowq, winEndNext, qaFired, sizeU hdlgen.Expr) {
 	cur := st.Cur
 	next := func(name string) hdlgen.Expr { return word.Get(newWord, name) }
 	isOpen := st.KindIs(KindOpen)
@@ -108,10 +108,11 @@ func datapathProperties(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layo
 
 	// QuickAdapt fires at most once per window: only when a window was
 	// open (end != 0) and has ended (now at or after end), and it opens
-	// the next one, ending TrttQ after now, so a second QuickAdapt waits
-	// for that end. Broken: QuickAdapt fires inside the window.
+	// the next one, ending a target RTT after now (to the nearest unit),
+	// so a second QuickAdapt waits for that end. Broken: QuickAdapt fires
+	// inside the window.
 	end := cur.F("win_end")
 	ended := end.Any().And(windowOpen(p, constKnobs(p, d), nowq, end, "").Not())
-	moved := next("win_end").Eq(nowq.Add(cst(p.StampW, d.TrttQ)))
+	moved := next("win_end").Eq(winEndNext)
 	m.Assert("qa_window_ended", st.Fire.And(qaFired).Implies(ended.And(moved)))
 }

@@ -20,14 +20,17 @@ type knobs struct {
 	// or a parameter), so no value of it may be folded here
 	runTime bool
 	trtt    hdlgen.Expr // target RTT, ns (RttW bits)
-	// trttQ is the target RTT in stamp units, ceil(trtt / 2^StampShift);
-	// trttQConst its value when constant. trttQNeg is 2^StampW - trttQ:
-	// the first now whose QuickAdapt window wraps (run time only).
-	trttQ, trttQNeg hdlgen.Expr
-	trttQConst      uint64
-	qaRtt           hdlgen.Expr // QuickAdapt's delay threshold, ns (DelayQA only)
-	kmi             hdlgen.Expr // KMi, the Multiplicative Increase gain
-	qaScale         hdlgen.Expr // qa_scaling, Q0.16 (17 bits)
+	// trttC is the target RTT plus half a stamp unit, ns: a window that
+	// starts at now ends at stamp (now + trttC) >> StampShift. trttQ is
+	// the most units that end lies ahead of now's stamp, TrttH = ceil(trttC
+	// / 2^StampShift); trttQConst its value when constant. trttQNeg is
+	// 2^StampW - trttQ: the first now whose QuickAdapt window wraps (run
+	// time only).
+	trttC, trttQ, trttQNeg hdlgen.Expr
+	trttQConst             uint64
+	qaRtt                  hdlgen.Expr // QuickAdapt's delay threshold, ns (DelayQA only)
+	kmi                    hdlgen.Expr // KMi, the Multiplicative Increase gain
+	qaScale                hdlgen.Expr // qa_scaling, Q0.16 (17 bits)
 }
 
 // The run-time settings' names (PARAM_<name> in the control wrapper).
@@ -44,8 +47,9 @@ var Settings = []string{SetTargetRTT, SetMIGain, SetQAScaling}
 func constKnobs(p Params, d Derived) knobs {
 	k := knobs{
 		trtt:       cst(p.RttW, d.TrttNs),
-		trttQ:      cst(p.StampW, d.TrttQ),
-		trttQConst: d.TrttQ,
+		trttC:      cst(bitsFor(d.TrttC), d.TrttC),
+		trttQ:      cst(p.StampW, d.TrttH),
+		trttQConst: d.TrttH,
 		kmi:        cst(bitsFor(d.KMi), d.KMi),
 		qaScale:    cst(17, d.QaScale),
 	}
@@ -80,16 +84,17 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	kmiR := held(kmi, "mi_gain", "MI_GAIN, one clock after its input")
 	qaR := held(qa, "qa_scaling", "QA_SCALING, one clock after its input")
 
-	// the target in stamp units, and where its window wraps, from
-	// registers
+	// the target plus half a unit, how far ahead its window's end lies
+	// at most, and where its window wraps, from registers
 	reg := func(name string, v hdlgen.Expr, doc string) hdlgen.Expr {
 		r := m.Reg(name, v.Width(), doc, hdlgen.NoReset())
 		m.Assign(r.Next, v)
 		return r.Expr
 	}
-	q, neg, thr := fromTarget(p, trttR)
+	c, q, neg, thr := fromTarget(p, trttR)
 	k := knobs{runTime: true, trtt: trttR, kmi: kmiR, qaScale: qaR,
-		trttQ:    reg("trtt_q", q.Named("trtt_q_units"), "TARGET_RTT in stamp units, rounded up"),
+		trttC:    reg("trtt_c", c.Named("trtt_c_ns"), "TARGET_RTT plus half a stamp unit, ns: a window that starts at now ends at stamp (now + trtt_c) >> StampShift"),
+		trttQ:    reg("trtt_q", q.Named("trtt_q_units"), "the most stamp units a window's end lies ahead of now, ceil(trtt_c / unit)"),
 		trttQNeg: reg("trtt_q_neg", neg.Named("trtt_q_wrap"), "2^StampW - trtt_q: the first stamp whose QuickAdapt window wraps")}
 	if thr != nil {
 		k.qaRtt = reg("qa_rtt", thr.Named("qa_rtt_thr"), "QuickAdapt's delay threshold: base + 4 x (TARGET_RTT - base), ns")
@@ -106,8 +111,8 @@ func newKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 // make it a multiplier.
 func paramKnobs(m *hdlgen.Module, p Params, d Derived) knobs {
 	trtt, kmi := targetAndGain(m, p, d, false)
-	q, neg, thr := fromTarget(p, trtt.Expr)
-	k := knobs{runTime: true, trtt: trtt.Expr, trttQ: q.Named("trtt_q_units"), trttQNeg: neg.Named("trtt_q_wrap"),
+	c, q, neg, thr := fromTarget(p, trtt.Expr)
+	k := knobs{runTime: true, trtt: trtt.Expr, trttC: c.Named("trtt_c_ns"), trttQ: q.Named("trtt_q_units"), trttQNeg: neg.Named("trtt_q_wrap"),
 		kmi: kmi.Expr, qaScale: cst(17, d.QaScale)}
 	if thr != nil {
 		k.qaRtt = thr.Named("qa_rtt_thr")
@@ -133,15 +138,20 @@ func targetAndGain(m *hdlgen.Module, p Params, d Derived, runTime bool) (trtt, k
 	return trtt, kmi
 }
 
-// fromTarget is what follows from the target RTT trtt (ns): its stamp
-// units rounded up, 2^StampW minus them (the first now whose QuickAdapt
-// window wraps), and with nscc's DelayQA the QuickAdapt delay threshold
-// base + 4 (target - base), else nil.
-func fromTarget(p Params, trtt hdlgen.Expr) (q, neg hdlgen.Expr, thr *hdlgen.Expr) {
+// fromTarget is what follows from the target RTT trtt (ns): the target
+// plus half a stamp unit (c: a window's end is stamped from now + c), the
+// most units that end lies ahead, ceil(c / unit), 2^StampW minus them
+// (the first now whose QuickAdapt window wraps), and with nscc's DelayQA
+// the QuickAdapt delay threshold base + 4 (target - base), else nil.
+func fromTarget(p Params, trtt hdlgen.Expr) (c, q, neg hdlgen.Expr, thr *hdlgen.Expr) {
 	unit := uint64(1) << uint(p.StampShift)
-	up := trtt.ZExt(p.RttW + 1)
+	c = trtt.ZExt(p.RttW + 1)
 	if unit > 1 {
-		up = up.Add(cst(p.RttW+1, unit-1))
+		c = c.Add(cst(p.RttW+1, unit/2))
+	}
+	up := c.ZExt(p.RttW + 2)
+	if unit > 1 {
+		up = up.Add(cst(p.RttW+2, unit-1))
 	}
 	q = up.Shr(p.StampShift)
 	if q.Width() >= p.StampW {
@@ -158,20 +168,21 @@ func fromTarget(p Params, trtt hdlgen.Expr) (q, neg hdlgen.Expr, thr *hdlgen.Exp
 		t := four.Sub(cst(w, 3*uint64(p.Net.BrttNs))).Keep(p.RttW-1, 0)
 		thr = &t
 	}
-	return q, neg, thr
+	return c, q, neg, thr
 }
 
 // TargetRange is the range of TARGET_RTT: above the base RTT (the gain's
-// base / (target - base)), and small enough that the target's stamp
-// units stay below half the stamp cycle, it fits the RTT, and (with
-// DelayQA) so does the QuickAdapt threshold base + 4 (target - base).
+// base / (target - base)), and small enough that a window's end lies
+// less than half the stamp cycle ahead (the target plus half a unit at
+// most 2^(StampW-1) - 1 units), it fits the RTT, and (with DelayQA) so
+// does the QuickAdapt threshold base + 4 (target - base).
 func TargetRange(p Params) (lo, hi uint64, why string) {
 	brtt := uint64(p.Net.BrttNs)
 	unit := uint64(1) << uint(p.StampShift)
 	hi = uint64(1)<<uint(p.RttW) - 1
 	why = fmt.Sprintf("above the base RTT %d ns; at most 2^%d - 1 (rtt_width)", brtt, p.RttW)
-	if s := (uint64(1)<<uint(p.StampW-1) - 1) * unit; s < hi {
-		hi, why = s, fmt.Sprintf("above the base RTT %d ns; below half the stamp cycle: %d units of %d ns", brtt, uint64(1)<<uint(p.StampW-1)-1, unit)
+	if s := (uint64(1)<<uint(p.StampW-1)-1)*unit - unit/2; s < hi {
+		hi, why = s, fmt.Sprintf("above the base RTT %d ns; its window's end below half the stamp cycle ahead: %d units of %d ns, less half a unit", brtt, uint64(1)<<uint(p.StampW-1)-1, unit)
 	}
 	if p.Variant == NSCC && p.DelayQA {
 		if s := (uint64(1)<<uint(p.RttW) - 1 + 3*brtt) / 4; s < hi {

@@ -35,9 +35,11 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, k knobs, st connpipe.Step, 
 	avgStored := st.Cut("avg_new", satTo(sum.Keep(w-1, p.AvgShift), p.avgW()).Named("avg_new"))
 	avg := avgStored.ZExt(rw)
 
-	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577)
+	// Multiplicative Decrease at most once per base RTT (S1 Eq. 1, S1:L577):
+	// an MD or an adjustment stamps the end of the base RTT that follows it
+	holdEnd := deadline(p, ev.F("now"), cst(bitsFor(d.BrttC), d.BrttC), "hold_end_next")
 	trtt := k.trtt
-	mdDue := passed(p, nowq, cur.F("last_md"), d.BrttQ)
+	mdDue := passed(p, d, nowq, cur.F("md_end"), "md")
 	mdOK := ecn.And(le.Not()).And(mdDue).And(avg.Gt(trtt)).Named("md_ok")
 	divAvg := newDivider(st.Cut, "recip_avg", avg, p.K)
 	excess := st.Cut("avg_excess", avg.Sub(trtt).Named("avg_excess")) // valid when avg > trtt
@@ -56,32 +58,32 @@ func nsccCore(m *hdlgen.Module, p Params, d Derived, k knobs, st connpipe.Step, 
 	step := ackRun.And(early.Not()).Named("core_step")
 	if p.AdjustPeriod {
 		recv1 := counterAdd(p, "recv_no_wrap", cur.F("recv"), units(p, size, "recv_units")).Named("recv_sum")
-		adjDue := passed(p, nowq, cur.F("last_adj"), d.BrttQ)
+		adjDue := passed(p, d, nowq, cur.F("adj_end"), "adj")
 		// recv * unit > 8 MTU iff recv > floor(8 MTU / unit)
 		// both tests from registers: fulfill selects in the inc, recv and
-		// last_adj words and the window, a wide fanout
+		// adj_end words and the window, a wide fanout
 		recvOver := st.Cut("recv_over", recv1.Gt(cst(p.recvW(), 8*uint64(p.Net.MTU)>>uint(p.ByteShift))).Named("recv_over"))
 		fulfill := recvOver.Or(st.Cut("adj_due", adjDue.Named("adj_due"))).Named("fulfill")
 		inc1 = st.Cut("inc_acc", inc1) // only the adjustment period accumulates
 		coreC = hdlgen.Mux(fulfill, c2.ZExt(cw+1).Add(inc1.ZExt(cw+1)), c2.ZExt(cw+1))
 		incNext = hdlgen.Mux(qaFired, cst(iw, 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(iw, 0), inc1), cur.F("inc")))
 		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), hdlgen.Mux(step, hdlgen.Mux(fulfill, cst(p.recvW(), 0), recv1), cur.F("recv")))
-		lastAdj = hdlgen.Mux(step.And(fulfill), nowq, cur.F("last_adj"))
+		lastAdj = hdlgen.Mux(step.And(fulfill), holdEnd, cur.F("adj_end"))
 	} else {
 		coreC = c2.ZExt(cw + 1).Add(hdlgen.Mux(increasing, incs, cst(cw, 0)).ZExt(cw + 1))
 		incNext = hdlgen.Mux(qaFired, cst(iw, 0), cur.F("inc"))
 		recvNext = hdlgen.Mux(qaFired, cst(p.recvW(), 0), cur.F("recv"))
-		lastAdj = cur.F("last_adj")
+		lastAdj = cur.F("adj_end")
 	}
 	coreCase := hdlgen.Mux(ecn, hdlgen.Mux(mdOK, cst(3, CaseMD), cst(3, CaseNone)),
 		hdlgen.Mux(le, cst(3, CaseMI), cst(3, CaseFI))).Named("core_case")
 	mdFired := step.And(mdOK).Named("md_fired")
 	return st.Cut("core_c", coreC.Named("core_c")), coreCase, map[string]hdlgen.Value{
-		"avg_rtt":  hdlgen.Mux(ackRun, avgStored, cur.F("avg_rtt")),
-		"last_md":  hdlgen.Mux(mdFired, nowq, cur.F("last_md")),
-		"inc":      incNext,
-		"recv":     recvNext,
-		"last_adj": lastAdj,
-		"_md":      mdFired,
+		"avg_rtt": hdlgen.Mux(ackRun, avgStored, cur.F("avg_rtt")),
+		"md_end":  hdlgen.Mux(mdFired, holdEnd, cur.F("md_end")),
+		"inc":     incNext,
+		"recv":    recvNext,
+		"adj_end": lastAdj,
+		"_md":     mdFired,
 	}
 }

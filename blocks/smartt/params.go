@@ -71,7 +71,7 @@ type Params struct {
 	ByteW   int
 	TimeW   int
 	// StampShift and StampW are the per-connection timestamps (win_end,
-	// last_md, last_adj): q(now) = (now >> StampShift) mod 2^StampW, in
+	// md_end, adj_end): q(now) = (now >> StampShift) mod 2^StampW, in
 	// units of 2^StampShift ns (contract Section 3).
 	StampShift int
 	StampW     int
@@ -153,9 +153,14 @@ type Derived struct {
 	Gamma                          float64
 	CwndW                          int
 	TrttQ, BrttQ                   uint64
-	KFi, KMi, KMd, KFd, KFast      uint64
-	QaScale, WtdThresh, MdGain     uint64
-	FiRttMax, QaRttNs              uint64
+	// TrttC, BrttC: the target and base RTT plus half a stamp unit (ns):
+	// an interval that starts at now ends at stamp (now + C) >>
+	// StampShift, the unit boundary nearest its end; TrttH, BrttH: the
+	// most units such an end lies ahead of now's stamp, ceil(C / unit)
+	TrttC, BrttC, TrttH, BrttH uint64
+	KFi, KMi, KMd, KFd, KFast  uint64
+	QaScale, WtdThresh, MdGain uint64
+	FiRttMax, QaRttNs          uint64
 }
 
 // FdShift is the scale of KFd.
@@ -275,6 +280,8 @@ func (p Params) Derive() Derived {
 	unit := uint64(1) << uint(min(max(p.StampShift, 0), 32))
 	d.TrttQ = (d.TrttNs + unit - 1) / unit
 	d.BrttQ = (uint64(p.Net.BrttNs) + unit - 1) / unit
+	d.TrttC, d.BrttC = d.TrttNs+unit/2, uint64(p.Net.BrttNs)+unit/2
+	d.TrttH, d.BrttH = (d.TrttC+unit-1)/unit, (d.BrttC+unit-1)/unit
 	scale := math.Ldexp(1, 2*p.F)
 	mi := brtt / (float64(d.TrttNs) - brtt)
 	d.KFi = uint64(math.Round(mtu * 0.25 * d.Gamma * scale))
@@ -314,8 +321,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ByteShift = %d must be 0..16 and below ByteW = %d", p.ByteShift, p.ByteW)
 	case p.StampShift < 0 || p.StampShift > 16 || p.StampW < 4 || p.StampW > 32:
 		return fmt.Errorf("StampShift = %d (0..16) or StampW = %d (4..32) out of range", p.StampShift, p.StampW)
-	case d.TrttQ >= 1<<uint(p.StampW-1):
-		return fmt.Errorf("the target RTT is %d stamp units of %d ns: it must be below half the stamp cycle, 2^%d (StampW = %d)", d.TrttQ, 1<<uint(p.StampShift), p.StampW-1, p.StampW)
+	case d.TrttH >= 1<<uint(p.StampW-1) || d.BrttH >= 1<<uint(p.StampW-1):
+		return fmt.Errorf("a QuickAdapt window ends up to %d stamp units of %d ns ahead and a hold-off up to %d: both must be below half the stamp cycle, 2^%d (StampW = %d)", d.TrttH, 1<<uint(p.StampShift), d.BrttH, p.StampW-1, p.StampW)
 	case p.TimeW < p.StampW+p.StampShift || p.TimeW > 63:
 		return fmt.Errorf("TimeW = %d must be %d..63", p.TimeW, p.StampW+p.StampShift)
 	case d.InitCwnd < uint64(p.Net.MTU) || d.InitCwnd > d.MaxCwnd:

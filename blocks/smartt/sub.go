@@ -8,7 +8,7 @@ func (p Params) cw() int { return p.Derive().CwndW + p.F }
 
 // qaIn and qaOut are QuickAdapt's inputs and outputs (the ports of
 // <variant>_qa).
-type qaIn struct{ c, acked, trigger, end, nowq, unacked, extra hdlgen.Expr }
+type qaIn struct{ c, acked, trigger, end, nowq, endNext, unacked, extra hdlgen.Expr }
 type qaOut struct{ fired, c, acked, ignore, trigger, end hdlgen.Expr }
 
 // QuickAdapt builds <variant>_qa (S0 Alg. 2, S1 Alg. 2; contract Section 4):
@@ -22,7 +22,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	d := p.Derive()
 	cw, bw := p.cw(), p.cntW()
 	m := hdlgen.NewModule(p.Variant.String()+"_qa", "QuickAdapt (S0 Algorithm 2, S1 Algorithm 2): combinational next-state function.\nBehaviour: docs/blocks/smartt.md, Section 4.")
-	m.Note("qa_scaling = %d/65536, TrttQ = %d x 16 ns, MTU = %d", d.QaScale, d.TrttQ, p.Net.MTU)
+	m.Note("qa_scaling = %d/65536, a window ends at most TrttH = %d units of %d ns ahead, MTU = %d", d.QaScale, d.TrttH, 1<<uint(p.StampShift), p.Net.MTU)
 	m.Group("Current state")
 	c := m.Input("c", cw, "window, 2^-F bytes")
 	acked := m.Input("acked", bw, byteUnits(p)+" acked in this QuickAdapt window")
@@ -30,6 +30,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	end := m.Input("win_end", p.StampW, "end of the window, "+stampUnits(p))
 	m.Group("Event")
 	nowq := m.Input("nowq", p.StampW, "now, "+stampUnits(p))
+	endNext := m.Input("win_end_next", p.StampW, "end of a window that starts now: now plus the target RTT, to the nearest unit, "+stampUnits(p))
 	unacked := m.Input("unacked", p.ByteW, "bytes in flight")
 	var extra hdlgen.Expr = hdlgen.False()
 	if p.Variant == NSCC {
@@ -42,7 +43,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 	ignoreOut := m.Output("ignore_out", bw, byteUnits(p)+" to ignore from now on when QuickAdapt fired (to_ignore - ignored)")
 	triggerOut := m.Output("trigger_out", 1, "trigger after")
 	endOut := m.Output("win_end_out", p.StampW, "window end after")
-	o := quickAdapt(p, constKnobs(p, d), qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, unacked.Expr, extra}, "", hdlgen.NoCut)
+	o := quickAdapt(p, constKnobs(p, d), qaIn{c.Expr, acked.Expr, trigger.Expr, end.Expr, nowq.Expr, endNext.Expr, unacked.Expr, extra}, "", hdlgen.NoCut)
 	m.Assign(fired, o.fired)
 	m.Assign(cOut, o.c)
 	m.Assign(triggerOut, o.trigger)
@@ -56,7 +57,7 @@ func QuickAdapt(p Params) *hdlgen.Module {
 // a stage after the window's product.
 func quickAdapt(p Params, k knobs, in qaIn, prefix string, cut hdlgen.CutFunc) qaOut {
 	cw, bw := p.cw(), p.cntW()
-	// the window has ended unless its end lies 1..TrttQ units ahead; with
+	// the window has ended unless its end lies 1..TrttH units ahead; with
 	// ZeroStampExpired a 0 stamp is "never": long past
 	// the decision ends a stage: the window's product and its clamp come
 	// later anyway, and the word's QuickAdapt fields it selects are written
@@ -95,7 +96,7 @@ func quickAdapt(p Params, k knobs, in qaIn, prefix string, cut hdlgen.CutFunc) q
 		// S0 Alg. 2 sets bytes_to_ignore = unacked and bytes_ignored = 0:
 		// the word keeps their difference (docs/blocks/smartt.md Section 3)
 		ignore: satTo(units(p, in.unacked, prefix+"unacked_units"), bw),
-		end:    hdlgen.Mux(roll, in.nowq.Add(k.trttQ), in.end),
+		end:    hdlgen.Mux(roll, in.endNext, in.end),
 		acked:  hdlgen.Mux(roll, cst(bw, 0), in.acked),
 	}
 }

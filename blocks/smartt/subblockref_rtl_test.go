@@ -98,7 +98,7 @@ func SmarttSubBlocks(p bsmartt.Params) []SubBlock {
 				// the module keeps no ignored / to_ignore: it gives the bytes
 				// to ignore when it fires (the word keeps to_ignore - ignored)
 				in := gsmartt.QAIn{C: get("c"), Acked: uint32(get("acked")),
-					Trigger: b2(get("trigger")), End: uint32(get("win_end")), NowQ: uint32(get("nowq")), Unacked: uint32(get("unacked"))}
+					Trigger: b2(get("trigger")), End: uint32(get("win_end")), NowQ: uint32(get("nowq")), EndNext: uint32(get("win_end_next")), Unacked: uint32(get("unacked"))}
 				if p.Variant == bsmartt.NSCC {
 					in.ExtraTrigger = b2(get("extra_trigger"))
 				}

@@ -25,10 +25,10 @@ func WordLayout(p Params) *hdlgen.Layout {
 		l.Field("avg_wtd", WtdW, "Wait-to-Decrease ECN EWMA, Q0.12")
 	} else {
 		l.Field("avg_rtt", p.avgW(), "EWMA of the RTT, ns (saturating)").
-			Field("last_md", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
+			Field("md_end", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
 			Field("inc", p.incW(), "increase accumulated over the adjustment period, 2^-F bytes (saturating)").
 			Field("recv", p.recvW(), u+" acked since the last adjustment (saturating just above 8 MTU)").
-			Field("last_adj", p.StampW, "time of the last adjustment, "+stampUnits(p))
+			Field("adj_end", p.StampW, "time of the last adjustment, "+stampUnits(p))
 	}
 	return l
 }
@@ -44,44 +44,62 @@ func byteUnits(p Params) string {
 // stampUnits names the unit of the stored timestamps.
 func stampUnits(p Params) string { return fmt.Sprintf("%d ns units", 1<<uint(p.StampShift)) }
 
-// passed is 1 when more than dur stamp units have passed since stamp at
-// nowq, over the whole stamp cycle (the MD hold-off and the adjustment
-// period, contract Section 3): (nowq - stamp) mod 2^StampW > dur; with
-// ZeroStampExpired a stamp of 0 has always passed.
-func passed(p Params, nowq, stamp hdlgen.Expr, dur uint64) hdlgen.Expr {
-	due := nowq.Sub(stamp).Gt(cst(p.StampW, dur))
+// deadline is the stamp at which an interval that starts at now ends,
+// c being its length plus half a stamp unit in ns (Derived.Deadline):
+// ((now + c) >> StampShift) mod 2^StampW, the unit boundary nearest now
+// plus the length. Only now's low StampShift + StampW bits count.
+func deadline(p Params, now, c hdlgen.Expr, name string) hdlgen.Expr {
+	n := p.StampShift + p.StampW
+	if c.Width() >= n {
+		c = c.Keep(n-1, 0)
+	} else {
+		c = c.ZExt(n)
+	}
+	return now.Keep(n-1, 0).Add(c).Named(name+"_sum").Keep(n-1, p.StampShift).Named(name)
+}
+
+// ahead is 1 while deadline dl lies 1..h units after nowq, (dl - nowq) mod
+// 2^StampW in [1, h]: an interval still running (Derived.ahead). hNeg is
+// 2^StampW - h for a run-time h; hConst is h when constant.
+//
+// It is computed as dl in [nowq + 1, nowq + h] (mod 2^StampW): both
+// bounds come from the event's time alone, so the pipeline computes them
+// before the state word arrives, and dl is compared with each side by
+// side, not subtracted first and then compared.
+func ahead(p Params, nowq, dl, h, hNeg hdlgen.Expr, hConst uint64, runTime bool, name string) hdlgen.Expr {
+	if !runTime && hConst == 0 {
+		return hdlgen.False()
+	}
+	lo := nowq.Add(cst(p.StampW, 1)).Named(name + "_lo")
+	hi := nowq.Add(h).Named(name + "_hi")
+	// hi < lo: nowq + h passes 2^StampW while nowq + 1 does not, tested
+	// on nowq itself beside the two adds
+	top := uint64(1)<<uint(p.StampW) - 1
+	first := hNeg
+	if !runTime {
+		first = cst(p.StampW, top+1-hConst)
+	}
+	wraps := nowq.Ge(first).And(nowq.Ne(cst(p.StampW, top))).Named(name + "_wraps")
+	aboveLo, belowHi := dl.Ge(lo), dl.Le(hi)
+	return hdlgen.Mux(wraps, aboveLo.Or(belowHi), aboveLo.And(belowHi)).Named(name + "_ahead")
+}
+
+// passed is 1 when the MD hold-off or the adjustment period whose
+// deadline is dl has ended at nowq (contract Section 3): dl is not 1..BrttH
+// units ahead; with ZeroStampExpired a deadline of 0 has always passed.
+func passed(p Params, d Derived, nowq, dl hdlgen.Expr, name string) hdlgen.Expr {
+	due := ahead(p, nowq, dl, cst(p.StampW, d.BrttH), hdlgen.Expr{}, d.BrttH, false, name).Not()
 	if p.ZeroStampExpired {
-		due = due.Or(stamp.IsZero())
+		due = due.Or(dl.IsZero())
 	}
 	return due
 }
 
 // windowOpen is 1 while the QuickAdapt window ending at end is open at
-// nowq: end lies 1..TrttQ units ahead, (end - nowq) mod 2^StampW in
-// [1, TrttQ]; with ZeroStampExpired an end of 0 is no window.
-//
-// It is computed as end in [nowq + 1, nowq + TrttQ] (mod 2^StampW): both
-// bounds come from the event's time alone, so the pipeline computes them
-// before the state word arrives, and end is compared with each side by
-// side, not subtracted first and then compared.
+// nowq: end lies 1..TrttH units ahead; with ZeroStampExpired an end of 0
+// is no window.
 func windowOpen(p Params, k knobs, nowq, end hdlgen.Expr, prefix string) hdlgen.Expr {
-	var open hdlgen.Expr
-	if !k.runTime && k.trttQConst == 0 {
-		open = hdlgen.False()
-	} else {
-		lo := nowq.Add(cst(p.StampW, 1)).Named(prefix + "win_lo")
-		hi := nowq.Add(k.trttQ).Named(prefix + "win_hi")
-		// hi < lo: nowq + TrttQ passes 2^StampW while nowq + 1 does not,
-		// tested on nowq itself beside the two adds
-		top := uint64(1)<<uint(p.StampW) - 1
-		first := k.trttQNeg
-		if !k.runTime {
-			first = cst(p.StampW, top+1-k.trttQConst)
-		}
-		wraps := nowq.Ge(first).And(nowq.Ne(cst(p.StampW, top))).Named(prefix + "win_wraps")
-		aboveLo, belowHi := end.Ge(lo), end.Le(hi)
-		open = hdlgen.Mux(wraps, aboveLo.Or(belowHi), aboveLo.And(belowHi)).Named(prefix + "win_open")
-	}
+	open := ahead(p, nowq, end, k.trttQ, k.trttQNeg, k.trttQConst, k.runTime, prefix+"win")
 	if p.ZeroStampExpired {
 		open = open.And(end.Any())
 	}
@@ -233,6 +251,8 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	isLoss := st.KindIs(KindNack).Or(st.KindIs(KindTimeout)).Named("is_loss")
 	size, rtt, ecn := ev.F("size"), ev.F("rtt"), ev.F("ecn")
 	nowq := ev.F("now").Keep(p.StampShift+p.StampW-1, p.StampShift).Named("nowq")
+	// where a QuickAdapt window that starts now ends
+	winEndNext := deadline(p, ev.F("now"), k.trttC, "win_end_next")
 	// size in window units (fits: SizeW + F <= cw)
 	sizeC := hdlgen.FixedOf(size, 0).Rescale(p.F, hdlgen.Truncate).SatTo(cw).Named("size_c").Raw()
 	c := cur.F("c")
@@ -277,7 +297,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	// multiply), so that neither shares a stage with the clamp after it
 	acked1 = st.Cut("acked1", acked1)
 	qaIn := qaIn{c: hdlgen.Mux(isLoss, cLoss, c), acked: acked1, trigger: cur.F("trigger").Or(trims),
-		end: cur.F("win_end"), nowq: nowq, unacked: ev.F("unacked"), extra: hdlgen.False()}
+		end: cur.F("win_end"), nowq: nowq, endNext: winEndNext, unacked: ev.F("unacked"), extra: hdlgen.False()}
 	if p.Variant == NSCC && p.DelayQA {
 		// acked * unit < MaxCwnd >> 3 iff acked < ceil((MaxCwnd >> 3) / unit)
 		unit := uint64(1) << uint(p.ByteShift)
@@ -391,7 +411,7 @@ func datapath(m *hdlgen.Module, p Params, d Derived, word *hdlgen.Layout, st con
 	newWord := hdlgen.Mux(isOpen, word.Pack(openFields), word.Pack(fields))
 	resCwnd := newC.Slice(cw-1, p.F).Named("cwnd_result")
 	if p.Formal.Invariants {
-		datapathProperties(m, p, d, word, st, newWord, nowq, qaFired, sizeU)
+		datapathProperties(m, p, d, word, st, newWord, nowq, winEndNext, qaFired, sizeU)
 	}
 	return connpipe.Outcome{
 		Word: newWord,

@@ -39,22 +39,35 @@ func Accuracy(p Params, events []Event) (maxRel, meanRel float64, n int) {
 }
 
 // lockedFloat converts the fixed word s into the float reference's
-// variables, on a clock in 16 ns units where q(now) is nowU.
-func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
-	// a stamp is read as the model reads it (Derived.passed, windowOpen):
-	// in the past by its distance over the whole cycle, except a window
-	// end 1..TrttQ units ahead
-	past := func(v uint32, never float64) float64 {
+// variables, on a clock in stamp units where q(now) is nowU and the
+// reference's hold-off lasts period units.
+func lockedFloat(d *Derived, s State, nowU, period float64, nowq uint32) floatConn {
+	// a deadline is read as the model reads it (Derived.ahead): running
+	// while it lies 1..h units ahead, ended otherwise; an ended window
+	// ended now, and an ended hold-off started more than period ago
+	running := func(v, h uint32) (float64, bool) {
 		if v == 0 && d.ZeroStampExpired {
-			return never
+			return 0, false
 		}
-		return nowU - float64(d.elapsed(nowq, v))
+		if a := d.elapsed(v, nowq); a >= 1 && a <= h {
+			return float64(a), true
+		}
+		return 0, false
 	}
 	end := func(v uint32) float64 {
-		if ahead := d.elapsed(v, nowq); ahead >= 1 && ahead <= d.TrttQ && !(v == 0 && d.ZeroStampExpired) {
-			return nowU + float64(ahead)
+		if a, ok := running(v, d.TrttH); ok {
+			return nowU + a
 		}
-		return past(v, 0)
+		if v == 0 {
+			return 0 // both read an end of 0 as no window when QuickAdapt would fire
+		}
+		return nowU
+	}
+	last := func(v uint32) float64 {
+		if a, ok := running(v, d.BrttH); ok {
+			return nowU + a - period - 1
+		}
+		return math.Inf(-1)
 	}
 	unit := math.Ldexp(1, -d.F)
 	bytes := math.Ldexp(1, d.ByteShift) // the counters count units of 2^ByteShift bytes
@@ -64,15 +77,15 @@ func lockedFloat(d *Derived, s State, nowU float64, nowq uint32) floatConn {
 		end:     end(s.End),
 		trigger: s.Trigger, increase: s.Increase,
 		avgWtd: float64(s.AvgWtd) / 4096, avgRtt: float64(s.AvgRtt),
-		lastMd: past(s.LastMd, math.Inf(-1)), lastAdj: past(s.LastAdj, math.Inf(-1)),
+		lastMd: last(s.MdEnd), lastAdj: last(s.AdjEnd),
 		inc: float64(s.Inc) * unit, recv: float64(s.Recv) * bytes,
 	}
 }
 
 // LockedError measures the error that the arithmetic of a single step
 // adds: before each event the float reference is loaded with the fixed
-// model's word and runs on the fixed model's 16 ns clock (windows TrttQ,
-// periods BrttQ), so that both take the same timing decisions; the
+// model's word and runs on the fixed model's stamp clock (windows TrttQ,
+// periods BrttQ units), so that both take the same timing decisions; the
 // windows after the event are compared (float above 8 MTU only). What
 // remains are the fixed-point roundings, div's error and the rare gate
 // that the roundings flip (WTD, avg_rtt > Trtt).
@@ -107,7 +120,7 @@ func LockedErrors(p Params, evs []Event) (maxRel, meanRel float64, n, worst int,
 		if e.Kind == KindOpen || pre.C == 0 {
 			continue
 		}
-		fs := lockedFloat(&d, pre, nowU, nowq)
+		fs := lockedFloat(&d, pre, nowU, f.period, nowq)
 		var kase uint8
 		if p.Variant == NSCC {
 			kase = f.stepNSCC(&fs, e, nowU)

@@ -13,20 +13,20 @@ const wrapStart = 1<<32 - 10_000_000
 // reference on long random traces (contract Section 7) and holds the
 // bounds docs/blocks/smartt.md states, with a margin: the mean relative
 // error of the whole trajectory (documented 0.10-0.40% for smartt,
-// 0.13-0.22% for nscc) stays below 0.5% and 0.3%; on the stamp clock,
-// where only the arithmetic separates the models, below 0.5% and 0.1%.
+// 0.9-1.8% for nscc) stays below 0.5% and 2%; on the stamp clock, where
+// only the arithmetic separates the models, below 0.5% for both.
 // The trajectories' maximum is documented as diverging and is not bounded.
 func TestAccuracy(t *testing.T) {
 	// nscc keeps 256 ns stamps (docs/blocks/smartt.md Section 3): its hold-off
-	// and QuickAdapt window end up to one stamp unit apart from the float
-	// reference's nanosecond clock, and on an open-loop trace a decision
-	// taken differently is never undone, so the trajectories differ by
-	// 1.4-2.5 % on average. Its byte counters count 64 B units, so the
-	// QuickAdapt window of mixed-size traffic is up to 63 B per packet
-	// larger than the float reference's: on the stamp clock the two differ
-	// by 0.15-0.32 % (0.03-0.09 % in bytes). In closed loop the two stay
-	// within 1 % (golden/netsim TestIncast8to1).
-	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.03, 0.005}}
+	// and QuickAdapt window end up to half a stamp unit apart from the
+	// float reference's nanosecond clock, either way, and on an open-loop
+	// trace a decision taken differently is never undone, so the
+	// trajectories differ by 0.9-1.8 % on average. Its byte counters count
+	// 64 B units, so the QuickAdapt window of mixed-size traffic is up to
+	// 63 B per packet larger than the float reference's: on the stamp
+	// clock the two differ by 0.13-0.36 %. In closed loop the two stay
+	// within 1 % on average (golden/netsim TestIncastFidelity).
+	bound := map[Variant][2]float64{Conf: {0.005, 0.005}, NSCC: {0.02, 0.005}}
 	for _, v := range []Variant{Conf, NSCC} {
 		t.Run(v.String(), func(t *testing.T) {
 			p := DefaultParams(v)
@@ -36,7 +36,7 @@ func TestAccuracy(t *testing.T) {
 				t.Logf("%s seed %d: %d events, %d counted: max rel %.3g, mean rel %.3g", v, seed, len(evs), n, maxRel, meanRel)
 				caseStats(t, p, evs)
 				qMax, qMean, _ := accuracyStampClock(p, evs)
-				t.Logf("  float on the 16 ns stamp clock: max rel %.3g, mean rel %.3g", qMax, qMean)
+				t.Logf("  float on the stamp clock: max rel %.3g, mean rel %.3g", qMax, qMean)
 				if n < len(evs)/3 {
 					t.Errorf("seed %d: only %d of %d events counted", seed, n, len(evs))
 				}
@@ -52,13 +52,14 @@ func TestAccuracy(t *testing.T) {
 }
 
 // accuracyStampClock is Accuracy with the float reference on the fixed
-// model's 16 ns clock (windows TrttQ, periods BrttQ): the timing
-// quantization of the stamps no longer separates the two.
+// model's stamp clock, its windows and hold-offs ending at the fixed
+// model's deadlines: the timing quantization of the stamps no longer
+// separates the two.
 func accuracyStampClock(p Params, evs []Event) (maxRel, meanRel float64, n int) {
 	m, _ := NewModel(p)
 	f, _ := NewFloatModel(p)
 	d := m.Derived()
-	f.qaWindow, f.period, f.clockShift = float64(d.TrttQ), float64(d.BrttQ), uint(d.StampShift)
+	f.qaWindow, f.period, f.clockShift, f.deadlines = float64(d.TrttQ), float64(d.BrttQ), uint(d.StampShift), true
 	sum := 0.0
 	for _, e := range evs {
 		r := m.Step(e)

@@ -409,10 +409,10 @@ func TestInvariants(t *testing.T) {
 					t.Fatalf("%s: counter over ByteW: %+v", v, s)
 				}
 			}
-			if s.End > d.StampMask || s.LastMd > d.StampMask || s.LastAdj > d.StampMask || s.Inc > d.IncMax || s.AvgRtt > d.AvgMax {
+			if s.End > d.StampMask || s.MdEnd > d.StampMask || s.AdjEnd > d.StampMask || s.Inc > d.IncMax || s.AvgRtt > d.AvgMax {
 				t.Fatalf("%s: field over its width: %+v", v, s)
 			}
-			if v == Conf && (s.AvgRtt|s.LastMd|s.Inc|s.Recv|s.LastAdj) != 0 || v == NSCC && s.AvgWtd != 0 {
+			if v == Conf && (s.AvgRtt|s.MdEnd|s.Inc|s.Recv|s.AdjEnd) != 0 || v == NSCC && s.AvgWtd != 0 {
 				t.Fatalf("%s: other variant's fields used: %+v", v, s)
 			}
 		}

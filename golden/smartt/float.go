@@ -41,9 +41,32 @@ type FloatModel struct {
 	qa       float64 // qa_scaling
 	// Durations on the model's clock: the QuickAdapt window (TrttNs) and
 	// the nscc MD / adjustment period (BrttNs). The tests can run the
-	// steps on the fixed model's 16 ns clock instead (TrttQ, BrttQ).
+	// steps on the fixed model's stamp clock instead (deadlines).
 	qaWindow, period float64
 	clockShift       uint // 0: ns; StampShift: the fixed model's units
+	// deadlines: on the fixed model's clock, a window ends and a hold-off
+	// or adjustment period ends at the fixed model's rounded deadline
+	// (Derived.Deadline) rather than qaWindow or period after now
+	deadlines bool
+	nowNs     uint64 // the current event's time on the unwrapped ns clock
+}
+
+// windowEnd is the end of a QuickAdapt window that starts now.
+func (m *FloatModel) windowEnd(now float64) float64 {
+	if m.deadlines {
+		return float64((m.nowNs + uint64(m.d.TrttC)) >> m.clockShift)
+	}
+	return now + m.qaWindow
+}
+
+// holdStart is what a hold-off or adjustment period that starts now
+// records: now, or with deadlines the time from which "now - last >
+// period" holds at the fixed model's deadline and after.
+func (m *FloatModel) holdStart(now float64) float64 {
+	if m.deadlines {
+		return float64((m.nowNs+uint64(m.d.BrttC))>>m.clockShift) - m.period - 1
+	}
+	return now
 }
 
 // NewFloatModel validates p and returns an empty float64 reference.
@@ -82,7 +105,8 @@ func (m *FloatModel) clock(now uint64) float64 {
 		m.epoch += uint64(1) << m.p.TimeW
 	}
 	m.seen, m.last = true, now
-	return float64((m.epoch + now) >> m.clockShift)
+	m.nowNs = m.epoch + now
+	return float64(m.nowNs >> m.clockShift)
 }
 
 // Step executes one event and returns the connection's window in bytes
@@ -151,7 +175,7 @@ func (m *FloatModel) quickAdapt(s *floatConn, now float64, unacked uint32, extra
 		s.toIgnore = float64(unacked)
 		s.ignored = 0
 	}
-	s.end = now + m.qaWindow
+	s.end = m.windowEnd(now)
 	s.acked = 0
 	return fired
 }
@@ -279,7 +303,7 @@ func (m *FloatModel) stepNSCC(s *floatConn, e Event, now float64) uint8 {
 			kase = CaseNone
 			if now-s.lastMd > m.period && s.avgRtt > trtt {
 				s.cwnd *= max(0.5, 1-(s.avgRtt-trtt)/s.avgRtt*mdGain)
-				s.lastMd = now
+				s.lastMd = m.holdStart(now)
 				s.count, s.increase = 0, false
 				kase = CaseMD
 			}
@@ -295,7 +319,7 @@ func (m *FloatModel) stepNSCC(s *floatConn, e Event, now float64) uint8 {
 		s.recv += size
 		if !m.p.AdjustPeriod || s.recv > float64(m.d.AdjBytes) || now-s.lastAdj > m.period {
 			s.cwnd += s.inc
-			s.inc, s.recv, s.lastAdj = 0, 0, now
+			s.inc, s.recv, s.lastAdj = 0, 0, m.holdStart(now)
 		}
 		s.cwnd = m.clamp(s.cwnd)
 		return kase

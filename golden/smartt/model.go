@@ -10,7 +10,7 @@ import (
 )
 
 // State is one connection's word (contract Sections 5 and 6). smartt uses
-// C..AvgWtd (149 bits), nscc C..Increase and AvgRtt..LastAdj; the fields of
+// C..AvgWtd (149 bits), nscc C..Increase and AvgRtt..AdjEnd; the fields of
 // the other variant stay 0. The zero State is a never-opened word.
 type State struct {
 	C        uint32 // c: cwnd * 2^F, CwndW+F bits
@@ -23,10 +23,10 @@ type State struct {
 	Increase bool   // increase: FastIncrease active
 	AvgWtd   uint16 // avg_wtd: smartt WTD EWMA, Q0.12
 	AvgRtt   uint32 // avg_rtt: nscc RTT EWMA in ns, RttW bits
-	LastMd   uint32 // last_md: nscc stamp of the last MD
+	MdEnd    uint32 // md_end: nscc, the stamp where the hold-off after the last MD ends
 	Inc      uint32 // inc: nscc accumulated increase, CwndW+F bits, saturating
 	Recv     uint32 // recv: nscc bytes since the last adjustment, ByteW, saturating
-	LastAdj  uint32 // last_adj: nscc stamp of the last adjustment
+	AdjEnd   uint32 // adj_end: nscc, the stamp where the adjustment period after the last adjustment ends
 }
 
 // truncate reads an event through the port widths, in place (a struct
@@ -88,10 +88,10 @@ func exec(p *Params, d *Derived, s *State, e *Event, r *Result) {
 }
 
 // quickAdapt runs the QuickAdapt sub-block on the word.
-func (s *State) quickAdapt(d *Derived, c uint64, nowq, unacked uint32, extra bool) (uint64, bool) {
+func (s *State) quickAdapt(d *Derived, c uint64, now uint64, unacked uint32, extra bool) (uint64, bool) {
 	var in QAIn
 	in.C, in.Acked, in.Ignored, in.ToIgnore = c, s.Acked, s.Ignored, s.ToIgnore
-	in.Trigger, in.End, in.NowQ, in.Unacked, in.ExtraTrigger = s.Trigger, s.End, nowq, unacked, extra
+	in.Trigger, in.End, in.NowQ, in.EndNext, in.Unacked, in.ExtraTrigger = s.Trigger, s.End, d.Stamp(now), d.WindowEnd(now), unacked, extra
 	var o QAOut
 	quickAdaptTo(d, &in, &o)
 	s.Acked, s.Ignored, s.ToIgnore, s.Trigger, s.End = o.Acked, o.Ignored, o.ToIgnore, o.Trigger, o.End
@@ -173,8 +173,7 @@ func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		s.AvgWtd, canDecrease = WTD(d, s.AvgWtd, e.ECN)
 		// 4. Both QuickAdapt and FastIncrease run (S0:L182-185); the
 		// second sees the window the first produced.
-		nowq := d.Stamp(e.Now)
-		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, false)
+		c, qa := s.quickAdapt(d, uint64(s.C), e.Now, e.Unacked, false)
 		c, fast := s.fastIncrease(d, c, e)
 		if qa || fast {
 			s.C = earlyStore(p, d, c)
@@ -218,7 +217,7 @@ func execConf(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		s.Trigger = true
 		var qa bool
 		if s.Ignored >= s.ToIgnore {
-			c, qa = s.quickAdapt(d, c, d.Stamp(e.Now), e.Unacked, false)
+			c, qa = s.quickAdapt(d, c, e.Now, e.Unacked, false)
 		}
 		s.C = Clamp(d, c)
 		if qa {
@@ -249,7 +248,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		// 4. QuickAdapt (qa_scaling 1, optional delay trigger), then
 		// FastIncrease.
 		extra := p.DelayQA && e.RTT > d.QaRttNs && s.Acked < d.QaGateUnits
-		c, qa := s.quickAdapt(d, uint64(s.C), nowq, e.Unacked, extra)
+		c, qa := s.quickAdapt(d, uint64(s.C), e.Now, e.Unacked, extra)
 		c, fast := s.fastIncrease(d, c, e)
 		if qa {
 			s.Inc, s.Recv = 0, 0 // htsim drops the pending increase
@@ -269,11 +268,11 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 			// MD at most once per base RTT (S1:L577, L960), sized by
 			// avg_rtt, at most half (S1 Eq. 1). Held back: a no-op.
 			kase = CaseNone
-			if d.passed(nowq, s.LastMd, d.BrttQ) && s.AvgRtt > d.TrttNs {
+			if d.passed(nowq, s.MdEnd) && s.AvgRtt > d.TrttNs {
 				q := d.div(c*uint64(s.AvgRtt-d.TrttNs), uint64(s.AvgRtt))
 				red := min(c>>1, (q*uint64(d.MdGain))>>16)
 				c -= red
-				s.LastMd = nowq
+				s.MdEnd = d.HoldEnd(e.Now)
 				s.Count, s.Increase = 0, false
 				kase = CaseMD
 			}
@@ -292,11 +291,12 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		// 6. Adjustment period (S1:L838-854): every 8 MTU or base RTT,
 		// after every core case (the MD and no-op acks included). Choice
 		// beyond the contract: with AdjustPeriod off every ack that gets
-		// here is an adjustment (inc applied, recv = 0, last_adj = nowq).
+		// here is an adjustment (inc applied, recv = 0, adj_end one base
+		// RTT ahead).
 		s.Recv = satAdd(s.Recv, d.Units(e.Size), d.RecvMax)
-		if !p.AdjustPeriod || s.Recv > d.AdjUnits || d.passed(nowq, s.LastAdj, d.BrttQ) {
+		if !p.AdjustPeriod || s.Recv > d.AdjUnits || d.passed(nowq, s.AdjEnd) {
 			c += uint64(s.Inc)
-			s.Inc, s.Recv, s.LastAdj = 0, 0, nowq
+			s.Inc, s.Recv, s.AdjEnd = 0, 0, d.HoldEnd(e.Now)
 		}
 		// 7.
 		s.C = Clamp(d, c)
@@ -311,7 +311,7 @@ func execNSCC(p *Params, d *Derived, s *State, e *Event) (uint8, bool) {
 		if s.Ignored >= s.ToIgnore {
 			// extra_trigger = 0: the delay trigger reads an ack's RTT
 			// (trigger is 1 here anyway).
-			c, qa = s.quickAdapt(d, c, nowq, e.Unacked, false)
+			c, qa = s.quickAdapt(d, c, e.Now, e.Unacked, false)
 			if qa {
 				s.Inc, s.Recv = 0, 0
 			}
@@ -394,8 +394,8 @@ func (m *Model) Retune(trttNs uint32, kmi uint64, qaScale uint32) error {
 	if trttNs <= d.BrttNs || trttNs > d.RttMax {
 		errs = append(errs, fmt.Errorf("target RTT %d ns: must be above the base RTT %d ns and at most %d", trttNs, d.BrttNs, d.RttMax))
 	}
-	if uint64(d.TrttQ) >= uint64(1)<<(d.StampW-1) {
-		errs = append(errs, fmt.Errorf("target RTT %d ns = %d stamp units: must be < 2^%d, half the stamp cycle", trttNs, d.TrttQ, d.StampW-1))
+	if uint64(d.TrttH) >= uint64(1)<<(d.StampW-1) {
+		errs = append(errs, fmt.Errorf("target RTT %d ns: its window ends up to %d stamp units ahead, which must be < 2^%d, half the stamp cycle", trttNs, d.TrttH, d.StampW-1))
 	}
 	if m.p.Variant == NSCC && m.p.DelayQA && d.QaRttNs > d.RttMax {
 		errs = append(errs, fmt.Errorf("QuickAdapt threshold %d ns (target RTT %d ns): must be at most %d", d.QaRttNs, trttNs, d.RttMax))

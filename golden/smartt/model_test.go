@@ -98,9 +98,9 @@ func TestQuickAdaptFig4(t *testing.T) {
 				o := uint64(40 * c) // the two senders' packets interleave
 				// t = brtt: the first packet is trimmed (A-7: its bytes
 				// count as acked). 16,384 - 4096 = 12,288 B; trigger set;
-				// QuickAdapt opens the first window: end = q(8600) + 807 =
-				// 537 + 807 = 1344 (conn 1: 540 + 807 = 1347). No fire:
-				// end was 0.
+				// QuickAdapt opens the first window: end = (8600 + 12,900
+				// + 8) >> 4 = 1344 (conn 1, at 8640: 1346). No fire: end
+				// was 0.
 				step(t, m, lossEv(c, KindNack, mtu, 3*mtu, 8600+o), res(c, KindNack, 12_288, CaseLoss))
 				// An ECN-marked, delayed ack inside the window: counted
 				// (acked = 4096), nothing fires. smartt: WTD avg 16 < 64
@@ -114,10 +114,10 @@ func TestQuickAdaptFig4(t *testing.T) {
 				// t = 21,600 (q = 1350 >= 1344): the window is over; acked =
 				// 8192 = 2 packets, trigger pending -> QuickAdapt fires,
 				// to_ignore = unacked = 8192, the next window ends at
-				// 1350 + 807 = 2157 (conn 1: 1352 + 807 = 2159).
+				// (21,600 + 12,908) >> 4 = 2156 (conn 1, at 21,640: 2159).
 				step(t, m, ackEv(c, mtu, 13_000, true, 2*mtu, 21_600+o), res(c, KindAck, qaCwnd, CaseQA))
 				s := m.Conn(c)
-				if s.ToIgnore != 8192 || s.Ignored != 0 || s.Acked != 0 || s.Trigger || s.End != 2157+2*c {
+				if s.ToIgnore != 8192 || s.Ignored != 0 || s.Acked != 0 || s.Trigger || s.End != [2]uint32{2156, 2159}[c] {
 					t.Fatalf("conn %d after QA: %+v", c, s)
 				}
 			}
@@ -135,16 +135,16 @@ func TestQuickAdaptFig4(t *testing.T) {
 			// QuickAdapt does not fire before end (once per target RTT).
 			wantC := uint32(4096)
 			step(t, m, lossEv(0, KindNack, mtu, mtu, 23_000), res(0, KindNack, wantC, CaseLoss))
-			step(t, m, ackEv(0, mtu, 13_000, true, mtu, 34_500), res(0, KindAck, wantC, CaseNone)) // q = 2156
-			// q(34,512) = 2157 = end: fires on acked = the acks at 22,000,
-			// 22,500, 34,500 and 34,512 = 4 packets = 16,384 B (the nack at
+			step(t, m, ackEv(0, mtu, 13_000, true, mtu, 34_480), res(0, KindAck, wantC, CaseNone)) // q = 2155
+			// q(34,496) = 2156 = end: fires on acked = the acks at 22,000,
+			// 22,500, 34,480 and 34,496 = 4 packets = 16,384 B (the nack at
 			// 23,000 is not delivered data, A-7). smartt: (16384 * 52429)
 			// >> 10 = 838,864 units = 13,107 B (13,107.25); nscc: 16,384 B.
 			qa2 := uint32(16_384)
 			if v == Conf {
 				qa2 = 13_107
 			}
-			step(t, m, ackEv(0, mtu, 13_000, true, mtu, 34_512), res(0, KindAck, qa2, CaseQA))
+			step(t, m, ackEv(0, mtu, 13_000, true, mtu, 34_496), res(0, KindAck, qa2, CaseQA))
 		})
 	}
 }
@@ -285,19 +285,20 @@ func TestCoreCasesConf(t *testing.T) {
 }
 
 // TestCoreCasesNSCC works the S1 core cases (Alg. 1, Eqs. 1-3) from c =
-// 32,000,000 units, with the adjustment period not due (last_adj = q(now)).
+// 32,000,000 units, with the adjustment period not due (adj_end is the
+// deadline of a period that starts now: (100 + 8600 + 8) >> 4 = 544).
 func TestCoreCasesNSCC(t *testing.T) {
 	p := DefaultParams(NSCC)
 	p.StampShift, p.StampW, p.ByteShift, p.F, p.IncW, p.AvgW = ConfStampShift, ConfStampW, 0, 6, 0, 0 // the contract's 16 ns stamps, bytes and widths
 	d := p.Derive()
-	base := State{C: 32_000_000, AvgRtt: 20_000, End: 5000, LastAdj: 6, LastMd: 0}
-	// MD (ECN, rtt > Trtt, avg_rtt 20,000 + 0 > Trtt, last_md 0 = never):
+	base := State{C: 32_000_000, AvgRtt: 20_000, End: 5000, AdjEnd: 544, MdEnd: 0}
+	// MD (ECN, rtt > Trtt, avg_rtt 20,000 + 0 > Trtt, md_end 0 = never):
 	// div(32e6 * 7100, 20,000): m = 1250, T = 1677, e = 14: 11,355,113
 	// (exact 11,360,000); red = min(16e6, (11,355,113 * 52,429) >> 16 =
 	// 9,084,125) (exact 0.355 * 0.8 * c = 9,088,000); c = 22,915,875 ->
-	// 358,060 B. last_md = q(100) = 6.
+	// 358,060 B. md_end = (100 + 8600 + 8) >> 4 = 544.
 	s, r := Step(p, d, base, ackEv(0, mtu, 20_000, true, 0, 100))
-	if s.C != 22_915_875 || r.Case != CaseMD || s.LastMd != 6 || s.Recv != 4096 {
+	if s.C != 22_915_875 || r.Case != CaseMD || s.MdEnd != 544 || s.Recv != 4096 {
 		t.Errorf("MD: %+v %+v", s, r)
 	}
 	// ECN with rtt <= Trtt: no-op (S1:L904), case 0.
@@ -331,14 +332,17 @@ func TestNSCCMDOncePerBrtt(t *testing.T) {
 	m.Step(openEv(0, 0))
 	// avg_rtt = 8600 + (1,000,000 - 8600) >> 3 = 132,525; factor 1 -
 	// 0.8 * 119,625 / 132,525 = 0.278 < 0.5 -> the floor: c = 82,560,000 /
-	// 2 = 41,280,000 -> 645,000 B. last_md = q(1000) = 62.
+	// 2 = 41,280,000 -> 645,000 B. md_end = the unit boundary nearest
+	// 1000 + 8600 ns: (9608 + 8) >> 4 = 600, at 9600 ns.
 	step(t, m, ackEv(0, mtu, 1_000_000, true, 0, 1000), res(0, KindAck, 645_000, CaseMD))
-	// q(9608) = 600 = 62 + 538: not after -> held (case 0).
-	step(t, m, ackEv(0, mtu, 1_000_000, true, 0, 9608), res(0, KindAck, 645_000, CaseNone))
-	// q(9616) = 601: after -> MD again, again halved. avg_rtt: 132,525 +
-	// 867,475 >> 3 = 240,959, then 240,959 + 759,041 >> 3 = 335,839.
-	step(t, m, ackEv(0, mtu, 1_000_000, true, 0, 9616), res(0, KindAck, 322_500, CaseMD))
-	if s := m.Conn(0); s.LastMd != 601 || s.AvgRtt != 335_839 {
+	// q(9599) = 599, before md_end -> held (case 0).
+	step(t, m, ackEv(0, mtu, 1_000_000, true, 0, 9599), res(0, KindAck, 645_000, CaseNone))
+	// q(9600) = 600 = md_end: MD again, again halved (8600 ns after the
+	// first, as the reference's "more than a base RTT" by half a unit at
+	// most). avg_rtt: 132,525 + 867,475 >> 3 = 240,959, then 240,959 +
+	// 759,041 >> 3 = 335,839. md_end = (9600 + 8608) >> 4 = 1138.
+	step(t, m, ackEv(0, mtu, 1_000_000, true, 0, 9600), res(0, KindAck, 322_500, CaseMD))
+	if s := m.Conn(0); s.MdEnd != 1138 || s.AvgRtt != 335_839 {
 		t.Fatalf("%+v", s)
 	}
 }
@@ -349,9 +353,10 @@ func TestNSCCAdjustPeriod(t *testing.T) {
 	m := newModel(t, NSCC, initCwnd(100*mtu))
 	m.Step(openEv(0, 0))
 	// Ack 1 (FI, rtt 20,000): inc = div(4096 * KFi, 26,214,400) = 3755;
-	// last_adj = 0 (never) -> applied now: c = 26,218,155 -> 409,658 B.
+	// adj_end = 0 (never) -> applied now: c = 26,218,155 -> 409,658 B;
+	// adj_end = (1000 + 8608) >> 4 = 600.
 	step(t, m, ackEv(0, mtu, 20_000, false, 0, 1000), res(0, KindAck, 409_658, CaseFI))
-	// Acks 2..9: recv = 4096 .. 32,768 (not > 8 MTU), q <= 112 < 62 + 538:
+	// Acks 2..9: recv = 4096 .. 32,768 (not > 8 MTU), q <= 118 < 600:
 	// accumulated, the window stays. Each adds div(4096 * KFi,
 	// 26,218,155) = 3755.
 	for i := uint64(2); i <= 9; i++ {
@@ -361,14 +366,14 @@ func TestNSCCAdjustPeriod(t *testing.T) {
 		t.Fatalf("before: %+v", s)
 	}
 	// Ack 10: recv = 36,864 > 32,768: c = 26,218,155 + 9 * 3755 =
-	// 26,251,950 -> 410,186 B.
+	// 26,251,950 -> 410,186 B; adj_end = (2000 + 8608) >> 4 = 663.
 	step(t, m, ackEv(0, mtu, 20_000, false, 0, 2000), res(0, KindAck, 410_186, CaseFI))
-	if s := m.Conn(0); s.Inc != 0 || s.Recv != 0 || s.LastAdj != 125 {
+	if s := m.Conn(0); s.Inc != 0 || s.Recv != 0 || s.AdjEnd != 663 {
 		t.Fatalf("after: %+v", s)
 	}
-	// Time: one ack after q > 125 + 538 applies with recv = 4096 only.
+	// Time: one ack at q = 663 applies with recv = 4096 only.
 	step(t, m, ackEv(0, mtu, 20_000, false, 0, 2100), res(0, KindAck, 410_186, CaseFI))
-	r := m.Step(ackEv(0, mtu, 20_000, false, 0, 16*(125+539)))
+	r := m.Step(ackEv(0, mtu, 20_000, false, 0, 16*663))
 	if r.Cwnd <= 410_186 || m.Conn(0).Inc != 0 {
 		t.Fatalf("time trigger: %+v %+v", r, m.Conn(0))
 	}
@@ -436,8 +441,8 @@ func TestNowWrap(t *testing.T) {
 	for _, hi := range []uint64{0, 1 << 32, 7 << 40} { // bits above TimeW are not seen
 		m := newModel(t, NSCC, initCwnd(64*mtu))
 		m.Step(openEv(0, 0))
-		// q(2^32 - 1000) = 2^24 - 63: the window ends at (2^24 - 63 + 807)
-		// mod 2^24 = 744.
+		// the window ends at ((2^32 - 1000 + 12,908) >> 4) mod 2^24 =
+		// 744, across the wrap.
 		m.Step(ackEv(0, mtu, 20_000, false, 0, hi|(1<<32-1000)))
 		if s := m.Conn(0); s.End != 744 {
 			t.Fatalf("end = %d", s.End)
@@ -455,8 +460,9 @@ func TestNowWrap(t *testing.T) {
 
 // TestZeroStamp: the zero stamps of a word just opened read as long past.
 // With ZeroStampExpired (the default) always; without it the distance
-// from the stamp decides, as for any stamp, which holds an MD back only
-// within one hold-off (BrttQ = 538 units) after stamp 0. The contract's
+// to the deadline decides, as for any stamp, which holds an MD back only
+// where now's stamp lies within one hold-off (BrttH = 538 units) before
+// stamp 0. The contract's
 // serial arithmetic read a zero stamp as "in the future" for half of the
 // stamp cycle (q(now) with bit 23 set) and blocked QuickAdapt and the MD.
 func TestZeroStamp(t *testing.T) {
@@ -466,7 +472,7 @@ func TestZeroStamp(t *testing.T) {
 		why     string
 	}{
 		{1<<27 + 100_000, false, "q = 2^23 + 6250"},
-		{16 * 100, true, "q = 100, within BrttQ of 0"},
+		{1<<28 - 1600, true, "q = 2^24 - 100, within BrttH before 0"},
 	} {
 		lit := newModel(t, NSCC, func(p *Params) { p.ZeroStampExpired = false })
 		def := newModel(t, NSCC, nil)
@@ -474,11 +480,13 @@ func TestZeroStamp(t *testing.T) {
 			m.Step(openEv(0, c.open))
 			m.Step(ackEv(0, mtu, 1_000_000, true, 0, c.open+100))
 		}
-		if s := def.Conn(0); s.End == 0 || s.LastMd == 0 || s.C != 41_280_000 {
+		if s := def.Conn(0); s.End == 0 || s.MdEnd == 0 || s.C != 41_280_000 {
 			t.Fatalf("%s, default: %+v", c.why, s)
 		}
 		s := lit.Conn(0)
-		if held := s.LastMd == 0 && s.C == 82_560_000; held != c.litHeld || s.End == 0 {
+		// (where the MD is held, a window end of 0 reads as a window still
+		// open for the same reason: QuickAdapt leaves it)
+		if held := s.MdEnd == 0 && s.C == 82_560_000; held != c.litHeld || (s.End == 0) != c.litHeld {
 			t.Fatalf("%s, literal: MD held %v, want %v: %+v", c.why, held, c.litHeld, s)
 		}
 	}
@@ -588,42 +596,45 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestNSCCDefaultStamps: nscc's default stamps are 11 bits of 256 ns. The
-// MD hold-off is BrttQ = ceil(8600 / 256) = 34 units, the QuickAdapt window
-// TrttQ = ceil(12900 / 256) = 51 units, and a stamp is read over the whole
-// 2048-unit cycle.
+// TestNSCCDefaultStamps: nscc's default stamps are 11 bits of 256 ns. An
+// MD's hold-off ends at the unit boundary nearest 8600 ns after it, at
+// most BrttH = ceil((8600 + 128) / 256) = 35 units ahead; a QuickAdapt
+// window's at most TrttH = ceil((12,900 + 128) / 256) = 51; and a
+// deadline is read over the whole 2048-unit cycle.
 func TestNSCCDefaultStamps(t *testing.T) {
 	p := DefaultParams(NSCC)
 	d := p.Derive()
-	if p.StampShift != 8 || p.StampW != 11 || d.BrttQ != 34 || d.TrttQ != 51 {
-		t.Fatalf("stamps %d ns x %d bits, BrttQ %d, TrttQ %d", 1<<p.StampShift, p.StampW, d.BrttQ, d.TrttQ)
+	if p.StampShift != 8 || p.StampW != 11 || d.BrttH != 35 || d.TrttH != 51 || d.BrttC != 8728 {
+		t.Fatalf("stamps %d ns x %d bits, BrttH %d, TrttH %d, BrttC %d", 1<<p.StampShift, p.StampW, d.BrttH, d.TrttH, d.BrttC)
 	}
 	m, err := NewModel(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const t0 = 1_000_000 // q = 3906
+	const t0 = 1_000_000
 	m.Step(openEv(0, t0))
-	// a marked ack with a high RTT: MD (last_md 0 has passed)
+	// a marked ack with a high RTT: MD (md_end 0 has passed)
 	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256)); r.Case != CaseMD {
 		t.Fatalf("first MD: %+v", r)
 	}
-	md := m.Conn(0).LastMd // q(t0 + 256) = 3907 mod 2048 = 1859
-	if md != 1859 {
-		t.Fatalf("last_md = %d, want 1859", md)
+	// md_end = ((1,000,256 + 8728) >> 8) mod 2048 = 3941 mod 2048 =
+	// 1893: the hold-off ends at 3941 x 256 = 1,008,896 ns, 8640 ns after
+	// the MD
+	if md := m.Conn(0).MdEnd; md != 1893 {
+		t.Fatalf("md_end = %d, want 1893", md)
 	}
-	// 34 units later the hold-off has not passed; 35 units later it has
-	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+34*256)); r.Case != CaseNone {
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, 1_008_895)); r.Case != CaseNone {
 		t.Fatalf("MD inside the hold-off: %+v", r)
 	}
-	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256)); r.Case != CaseMD {
-		t.Fatalf("no MD after the hold-off: %+v", r)
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, 1_008_896)); r.Case != CaseMD {
+		t.Fatalf("no MD at the hold-off's end: %+v", r)
 	}
-	// 1500 units (384 us) of silence, past half the cycle: the last MD
-	// still reads as long past (serial arithmetic would read it as ahead)
-	last := m.Conn(0).LastMd
-	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, t0+256+35*256+1500*256)); r.Case != CaseMD {
-		t.Fatalf("no MD after 3000 units (last_md %d): %+v", last, r)
+	// 1500 units (384 us) of silence, past half the cycle: the deadline
+	// of the last MD still reads as passed (1500 - 34 units behind now is
+	// 582 ahead over the cycle: farther than any hold-off is set)
+	last := m.Conn(0).MdEnd
+	if r := m.Step(ackEv(0, mtu, 1_000_000, true, 0, 1_008_896+1500*256)); r.Case != CaseMD {
+		t.Fatalf("no MD after 1500 units (md_end %d): %+v", last, r)
 	}
 }
 
@@ -642,7 +653,7 @@ func TestNSCCDefaultUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Step(openEv(0, 0))
-	// opens the QuickAdapt window, and is an adjustment (last_adj 0 has
+	// opens the QuickAdapt window, and is an adjustment (adj_end 0 has
 	// passed), which empties recv
 	m.Step(ackEv(0, 100, 9000, false, 0, 256))
 	m.Step(ackEv(0, 4096, 9000, false, 0, 512))

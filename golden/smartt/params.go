@@ -93,8 +93,9 @@ type Params struct {
 	TimeW   int // width of s_event_now
 
 	// StampShift and StampW are the per-connection timestamps (end,
-	// last_md, last_adj): q(t) = (t >> StampShift) mod 2^StampW, in units
-	// of 2^StampShift ns.
+	// md_end, adj_end: the deadlines of the intervals they time, formed
+	// by Derived.Deadline), compared with q(t) = (t >> StampShift) mod
+	// 2^StampW, in units of 2^StampShift ns.
 	StampShift, StampW int
 	// ByteShift is the unit of the byte counters (acked, ignored,
 	// to_ignore, count, recv): 2^ByteShift bytes, a packet counting
@@ -135,8 +136,8 @@ type Params struct {
 	// QuickAdapt value"). Off, a timeout always takes its packet out of
 	// the window, as the trimmed branch of S1 Algorithm 4 does for trims.
 	IgnorePhaseTimeouts bool
-	// ZeroStampExpired makes a per-connection timestamp (end, last_md,
-	// last_adj) equal to 0 read as "long ago". It is this package's
+	// ZeroStampExpired makes a per-connection timestamp (end, md_end,
+	// adj_end) equal to 0 read as "long ago". It is this package's
 	// resolution of a defect of the literal contract; see Derived.passed.
 	ZeroStampExpired bool
 	// TrimsCountAsAcked adds the bytes of nacks and timeouts to acked, as
@@ -239,8 +240,15 @@ type Derived struct {
 	CwndW    int     // bits of MaxCwnd: width of the cwnd result port
 	CW       int     // CwndW + F: width of c and of inc
 
-	TrttQ uint32 // ceil(TrttNs / 16)
-	BrttQ uint32 // ceil(BrttNs / 16)
+	TrttQ uint32 // ceil(TrttNs / unit), unit = 2^StampShift ns
+	BrttQ uint32 // ceil(BrttNs / unit)
+	// Deadlines (Section 3): an interval of dur ns that starts at now ends
+	// at stamp ((now + dur + unit/2) >> StampShift) mod 2^StampW, the
+	// unit boundary nearest now + dur. TrttC and BrttC are the target and
+	// base RTT plus half a unit (ns); TrttH and BrttH the most units such
+	// a deadline lies ahead of now's stamp, ceil((dur + unit/2) / unit).
+	TrttC, BrttC uint32
+	TrttH, BrttH uint32
 
 	Mi        float64 // BrttNs / (TrttNs - BrttNs)
 	KFi       uint64  // round(MTU * fi * gamma * 2^(2F))
@@ -381,6 +389,7 @@ func (p Params) Derive() Derived {
 	unit := uint64(1) << min(max(p.StampShift, 0), 32)
 	d.setTarget(d.TrttNs)
 	d.BrttQ = uint32(min((uint64(n.BrttNs)+unit-1)/unit, math.MaxUint32))
+	d.BrttC, d.BrttH = deadlineConsts(uint64(n.BrttNs), unit)
 
 	scale2F := pow2(2 * p.F)
 	d.KFi = roundU(float64(n.MTU) * fiConst * d.Gamma * scale2F)
@@ -491,7 +500,7 @@ func (p Params) Validate() error {
 	for _, q := range []struct {
 		name string
 		v    uint32
-	}{{"TrttQ", d.TrttQ}, {"BrttQ", d.BrttQ}} {
+	}{{"TrttH", d.TrttH}, {"BrttH", d.BrttH}} {
 		if uint64(q.v) >= uint64(1)<<(p.StampW-1) {
 			errs = append(errs, fmt.Errorf("%s = %d stamp units of %d ns: must be < 2^%d, half the stamp cycle (StampW = %d)", q.name, q.v, 1<<p.StampShift, p.StampW-1, p.StampW))
 		}
@@ -516,6 +525,14 @@ func (p Params) Validate() error {
 	return errors.Join(errs...)
 }
 
+// deadlineConsts are an interval's dur + unit/2 (ns) and the most units
+// its deadline lies ahead of the start's stamp, ceil((dur + unit/2) /
+// unit).
+func deadlineConsts(dur, unit uint64) (c, h uint32) {
+	cn := dur + unit/2
+	return uint32(min(cn, math.MaxUint32)), uint32(min((cn+unit-1)/unit, math.MaxUint32))
+}
+
 // setTarget sets the target RTT and what follows from it alone: its stamp
 // units, mi and the QuickAdapt delay threshold (Derive, Model.Retune).
 // StampShift and BrttNs must be set.
@@ -523,6 +540,7 @@ func (d *Derived) setTarget(trttNs uint32) {
 	unit := uint64(1) << min(max(d.StampShift, 0), 32)
 	d.TrttNs = trttNs
 	d.TrttQ = uint32(min((uint64(trttNs)+unit-1)/unit, math.MaxUint32))
+	d.TrttC, d.TrttH = deadlineConsts(uint64(trttNs), unit)
 	d.Mi = float64(d.BrttNs) / (float64(trttNs) - float64(d.BrttNs))
 	d.QaRttNs = uint32(min(uint64(d.BrttNs)+qaRttTargets*(uint64(trttNs)-min(uint64(trttNs), uint64(d.BrttNs))), math.MaxUint32))
 }

@@ -17,37 +17,59 @@ func (d *Derived) Stamp(t uint64) uint32 { return uint32(t>>d.StampShift) & d.St
 // elapsed is (a - b) mod 2^StampW: how far stamp a lies after stamp b.
 func (d *Derived) elapsed(a, b uint32) uint32 { return (a - b) & d.StampMask }
 
-// passed reports whether more than dur stamp units have passed since stamp
-// at nowq: the MD hold-off and the adjustment period, "now - last > brtt"
-// (S1:L577, L853). A stamp is always in the past, so the distance is read
-// over the whole stamp cycle: a connection idle for up to a full cycle (the
-// contract's serial arithmetic allowed half) reads right, and one idle for
-// longer is held back only if its stale stamp lands within dur of now, for
-// at most dur.
+// Deadline is the stamp at which an interval of dur + unit/2 ns (c, a
+// Derived TrttC or BrttC) that starts at t ends: ((t + c) >> StampShift)
+// mod 2^StampW, the unit boundary nearest t + dur (Section 3). Stamping
+// the end from the full-precision start, rounded, makes the interval
+// last dur on average over the start's place within its unit, and at
+// most half a unit more or less; a stamp of the start compared with a
+// duration rounded up (the contract's first form) always lasted longer.
+func (d *Derived) Deadline(t uint64, c uint32) uint32 {
+	return uint32((t+uint64(c))>>d.StampShift) & d.StampMask
+}
+
+// WindowEnd is the end of a QuickAdapt window that starts at t.
+func (d *Derived) WindowEnd(t uint64) uint32 { return d.Deadline(t, d.TrttC) }
+
+// HoldEnd is the end of an MD hold-off or adjustment period that starts at
+// t.
+func (d *Derived) HoldEnd(t uint64) uint32 { return d.Deadline(t, d.BrttC) }
+
+// ahead reports whether deadline lies 1..h units after nowq: the only
+// distances a running interval's deadline can be ahead (h = TrttH or
+// BrttH). Any other distance is an interval that has ended, however long
+// ago: a connection idle for up to a whole stamp cycle reads right, and
+// one idle for longer is held back only if its stale deadline happens to
+// land 1..h units ahead, for at most h units.
+func (d *Derived) ahead(nowq, deadline, h uint32) bool {
+	a := d.elapsed(deadline, nowq)
+	return a >= 1 && a <= h
+}
+
+// passed reports whether the MD hold-off or the adjustment period whose
+// deadline is stamp has ended at nowq, "now - last > brtt" (S1:L577,
+// L853).
 //
 // Choice beyond the contract (ZeroStampExpired, default on): a stamp of 0
 // means "never set" and is always due, as in S0 Alg. 2 (now >= end with
 // end = 0) and htsim (last_dec_time = 0 compared as now - 0 > rtt). The
-// price is that a stamp written as exactly 0 (1 in 2^StampW) also reads as
-// expired.
-func (d *Derived) passed(nowq, stamp, dur uint32) bool {
+// price is that a deadline written as exactly 0 (1 in 2^StampW) also
+// reads as passed.
+func (d *Derived) passed(nowq, stamp uint32) bool {
 	if d.ZeroStampExpired && stamp == 0 {
 		return true
 	}
-	return d.elapsed(nowq, stamp) > dur
+	return !d.ahead(nowq, stamp, d.BrttH)
 }
 
 // windowOpen reports whether the QuickAdapt window ending at end is still
-// open at nowq ("now < end", S0 Alg. 2): end lies 1..TrttQ units ahead, the
-// only distances a window can be ahead, as it is set to now + TrttQ. Any
-// other distance is a window that has ended, however long ago (see
-// passed). With ZeroStampExpired an end of 0 is "no window yet" and ended.
+// open at nowq ("now < end", S0 Alg. 2): end lies 1..TrttH units ahead.
+// With ZeroStampExpired an end of 0 is "no window yet" and ended.
 func (d *Derived) windowOpen(nowq, end uint32) bool {
 	if d.ZeroStampExpired && end == 0 {
 		return false
 	}
-	ahead := d.elapsed(end, nowq)
-	return ahead >= 1 && ahead <= d.TrttQ
+	return d.ahead(nowq, end, d.TrttH)
 }
 
 // Units is ceil(bytes / 2^ByteShift): what a packet of size bytes, or the
@@ -72,8 +94,9 @@ type QAIn struct {
 	Ignored      uint32 // ignored
 	ToIgnore     uint32 // to_ignore
 	Trigger      bool   // trigger
-	End          uint32 // end, 24-bit stamp
+	End          uint32 // end, a stamp
 	NowQ         uint32 // q(now)
+	EndNext      uint32 // the end of a window that starts now (Derived.WindowEnd)
 	Unacked      uint32 // unacked port
 	ExtraTrigger bool   // nscc delay trigger; false for smartt
 }
@@ -121,7 +144,7 @@ func quickAdaptTo(d *Derived, in *QAIn, out *QAOut) {
 	// A window that happens to end at stamp 0 (1 in 2^24) reads as "no
 	// window" at the next event, which restarts it without firing; the
 	// contract's end != 0 test has the same blind spot.
-	out.End = (in.NowQ + d.TrttQ) & d.StampMask
+	out.End = in.EndNext
 	out.Acked = 0
 }
 

@@ -13,42 +13,55 @@ func derived(v Variant) *Derived {
 
 func TestStamps(t *testing.T) {
 	d := derived(NSCC)
-	d.StampShift, d.StampW, d.StampMask = 4, 24, 1<<24-1
-	d.TrttQ, d.BrttQ = 807, 538
 	// q(t) = (t >> 4) mod 2^24: 2^32 - 16 ns is the last unit before the
 	// 32-bit wrap, and the stamp wraps with now (2^28 units per wrap).
 	if d.Stamp(1<<32-16) != 1<<24-1 || d.Stamp(0) != 0 || d.Stamp(1<<32) != 0 || d.Stamp(12_900) != 806 {
 		t.Fatal("Stamp")
 	}
-	// passed: more than BrttQ units since the stamp, over the whole cycle
+	// deadlines: the unit boundary nearest start + dur (halves up), from
+	// the start in ns: 8,600 ns after 0 lies halfway between 537 x 16 and
+	// 538 x 16; after 1 ns and after 9 ns, 538 x 16 = 8,608 is nearest;
+	// after 24 ns, 539 x 16 = 8,624 exactly
+	if d.BrttC != 8608 || d.BrttH != 538 || d.TrttC != 12_908 || d.TrttH != 807 {
+		t.Fatalf("BrttC %d BrttH %d TrttC %d TrttH %d", d.BrttC, d.BrttH, d.TrttC, d.TrttH)
+	}
+	for _, c := range []struct {
+		start uint64
+		want  uint32
+	}{{0, 538}, {1, 538}, {9, 538}, {24, 539}, {1<<32 - 8, 537}} {
+		if got := d.HoldEnd(c.start); got != c.want {
+			t.Errorf("HoldEnd(%d) = %d, want %d", c.start, got, c.want)
+		}
+	}
+	// passed: the deadline is not 1..BrttH units ahead
 	for _, c := range []struct {
 		now, stamp uint32
 		want       bool
 	}{
-		{100 + 538, 100, false}, // exactly BrttQ: not more
-		{100 + 539, 100, true},
-		{3, 1<<24 - 600, true},       // 603 units later, across the wrap
-		{3, 1<<24 - 500, false},      // 503 units later, across the wrap
-		{1<<23 + 5, 1, true},         // half a cycle: serial arithmetic said "before"
-		{1<<24 - 1, 1, true},         // almost a full cycle
-		{100, 101, true},             // a full cycle minus one unit
-		{1 << 20, 1<<20 - 20, false}, // 20 units
+		{1000, 1000, true},           // at the deadline: ended
+		{999, 1000, false},           // one unit before
+		{1000 - 538, 1000, false},    // BrttH ahead: the farthest a deadline is set
+		{1000 - 539, 1000, true},     // farther: none is set there, it ended long ago
+		{1<<24 - 10, 5, false},       // 15 units ahead, across the wrap
+		{6, 5, true},                 // a full cycle minus one unit after it
+		{1<<23 + 5, 1, true},         // half a cycle after
+		{1 << 20, 1<<20 + 20, false}, // 20 units ahead
 	} {
-		if got := d.passed(c.now, c.stamp, d.BrttQ); got != c.want {
-			t.Errorf("passed(now %d, stamp %d) = %v", c.now, c.stamp, got)
+		if got := d.passed(c.now, c.stamp); got != c.want {
+			t.Errorf("passed(now %d, deadline %d) = %v", c.now, c.stamp, got)
 		}
 	}
 	// a zero stamp: always passed under ZeroStampExpired; otherwise the
 	// distance decides, like any stamp
 	d.ZeroStampExpired = true
-	if !d.passed(10, 0, 538) {
+	if !d.passed(1<<24-10, 0) {
 		t.Error("zero stamp under ZeroStampExpired")
 	}
 	d.ZeroStampExpired = false
-	if d.passed(10, 0, 538) || !d.passed(1000, 0, 538) {
+	if d.passed(1<<24-10, 0) || !d.passed(10, 0) {
 		t.Error("zero stamp, literal")
 	}
-	// windowOpen: the end lies 1..TrttQ units ahead
+	// windowOpen: the end lies 1..TrttH units ahead
 	d.ZeroStampExpired = true
 	for _, c := range []struct {
 		now, end uint32
@@ -56,7 +69,7 @@ func TestStamps(t *testing.T) {
 	}{
 		{100, 100, false}, // now == end: ended (now >= end, S0 Alg. 2)
 		{99, 100, true},
-		{100 + 1<<24 - 807, 100, true},  // TrttQ ahead, across the wrap
+		{100 + 1<<24 - 807, 100, true},  // TrttH ahead, across the wrap
 		{100 + 1<<24 - 808, 100, false}, // 808 ahead: no window is set that far
 		{101, 100, false},               // just ended
 		{1<<23 + 200, 100, false},       // long ago
@@ -71,7 +84,7 @@ func TestStamps(t *testing.T) {
 // QuickAdapt (S0 Alg. 2, S0:L216-231).
 func TestQuickAdaptBlock(t *testing.T) {
 	d := derived(Conf)
-	in := QAIn{C: 100 << 6, Acked: 8192, Ignored: 50_000, ToIgnore: 10, Trigger: true, End: 1000, NowQ: 999, Unacked: 12_345}
+	in := QAIn{C: 100 << 6, Acked: 8192, Ignored: 50_000, ToIgnore: 10, Trigger: true, End: 1000, NowQ: 999, EndNext: 1806, Unacked: 12_345}
 
 	// Before end: nothing at all.
 	if out := QuickAdapt(d, in); out != (QAOut{C: in.C, Acked: 8192, Ignored: 50_000, ToIgnore: 10, Trigger: true, End: 1000}) {
@@ -79,8 +92,8 @@ func TestQuickAdaptBlock(t *testing.T) {
 	}
 	// At end (at_or_after): fires. c = (8192 * 52429) >> 10 = 429,498,368
 	// / 1024 = 419,432 (6553.6 B: 0.8 * 2 packets, S0:L223). to_ignore =
-	// unacked, ignored = 0, the next window ends 807 units later.
-	in.NowQ = 1000
+	// unacked, ignored = 0, the next window ends at EndNext.
+	in.NowQ, in.EndNext = 1000, 1807
 	want := QAOut{C: 419_432, Acked: 0, Ignored: 0, ToIgnore: 12_345, Trigger: false, End: 1807, Fired: true}
 	if out := QuickAdapt(d, in); out != want {
 		t.Fatalf("fire: %+v, want %+v", out, want)
@@ -101,9 +114,9 @@ func TestQuickAdaptBlock(t *testing.T) {
 	if out := QuickAdapt(d, in); out.C != 209_716 {
 		t.Fatalf("max(acked, MTU): %+v", out)
 	}
-	// end = 0 (no window yet): opens one at nowq + 807 without firing,
-	// even with bit 23 of nowq set (ZeroStampExpired).
-	in = QAIn{C: 1 << 20, Acked: 4096, Trigger: true, End: 0, NowQ: 1<<24 - 100}
+	// end = 0 (no window yet): opens one without firing, even with bit 23
+	// of nowq set (ZeroStampExpired).
+	in = QAIn{C: 1 << 20, Acked: 4096, Trigger: true, End: 0, NowQ: 1<<24 - 100, EndNext: 707}
 	if out := QuickAdapt(d, in); out.Fired || out.End != 707 || out.Acked != 0 || !out.Trigger {
 		t.Fatalf("end = 0: %+v", out)
 	}
@@ -113,7 +126,7 @@ func TestQuickAdaptBlock(t *testing.T) {
 	if out := QuickAdapt(&dl, in); out.End != 0 || out.Acked != 4096 {
 		t.Fatalf("literal end = 0: %+v", out)
 	}
-	in.NowQ = 5
+	in.NowQ, in.EndNext = 5, 812
 	if out := QuickAdapt(&dl, in); out.Fired || out.End != 812 {
 		t.Fatalf("literal end = 0, low half: %+v", out)
 	}

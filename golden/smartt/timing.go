@@ -8,7 +8,7 @@ import "fmt"
 // stamps), the effective length minus the reference's, in ns.
 type StampTiming struct {
 	Name   string  `json:"name"`
-	RefNs  float64 `json:"reference_ns"` // the first ns after the start at which the reference's has ended
+	RefNs  float64 `json:"reference_ns"` // the reference's length
 	MeanNs float64 `json:"mean_error_ns"`
 	MinNs  float64 `json:"min_error_ns"`
 	MaxNs  float64 `json:"max_error_ns"`
@@ -19,10 +19,10 @@ type StampTiming struct {
 // (docs/blocks/smartt.md, "Timestamps"), by asking the model's own
 // predicates at every ns after a start: nscc's multiplicative decrease's
 // hold-off and its adjustment period ("now - last > brtt", S1:L577,
-// L853: the reference allows the next one BrttNs + 1 ns after the last),
-// and the QuickAdapt window ("now < end", end = start + trtt: the
-// reference's window has ended TrttNs after its start). An error above 0
-// is a hold-off or window that lasts longer than the reference's.
+// L853: on a continuous clock the reference's hold-off lasts BrttNs), and
+// the QuickAdapt window ("now < end", end = start + trtt: the reference's
+// window lasts TrttNs). An error above 0 is a hold-off or window that
+// lasts longer than the reference's.
 func StampTimings(p Params) ([]StampTiming, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -37,10 +37,9 @@ func StampTimings(p Params) ([]StampTiming, error) {
 		start func(t0 uint64) uint32        // the stamp written at the start
 		over  func(nowq, stamp uint32) bool // the interval has ended at nowq
 	}
-	ivs := []interval{{"qa_window", d.TrttNs, func(t0 uint64) uint32 { return (d.Stamp(t0) + d.TrttQ) & d.StampMask },
-		func(nowq, end uint32) bool { return !d.windowOpen(nowq, end) }}}
+	ivs := []interval{{"qa_window", d.TrttNs, d.WindowEnd, func(nowq, end uint32) bool { return !d.windowOpen(nowq, end) }}}
 	if p.Variant == NSCC {
-		ivs = append([]interval{{"md_holdoff", d.BrttNs + 1, d.Stamp, func(nowq, s uint32) bool { return d.passed(nowq, s, d.BrttQ) }}}, ivs...)
+		ivs = append([]interval{{"md_holdoff", d.BrttNs, d.HoldEnd, d.passed}}, ivs...)
 	}
 	var out []StampTiming
 	for _, iv := range ivs {

@@ -5,16 +5,15 @@ import (
 	"testing"
 )
 
-// StampTimings against the closed forms of the stamps as the contract
-// defines them (docs/blocks/smartt.md, "Timestamps"): with a unit u, a
-// start o ns into its unit, BrttQ = ceil(BrttNs / u) and TrttQ =
-// ceil(TrttNs / u), the next decrease is allowed once the stamp has moved
-// more than BrttQ units, (BrttQ + 1) u - o ns after the start, and the
-// window ends when the stamp reaches the start's plus TrttQ, TrttQ u - o
-// ns after it. The reference: BrttNs + 1 and TrttNs.
+// StampTimings against the closed forms of the deadlines (Section 3):
+// with a unit u and a start o ns into its unit, an interval of dur ns ends
+// at the boundary u floor((o + dur + u/2) / u), so it lasts that minus o
+// ns; the reference's hold-off lasts BrttNs, its window TrttNs. And the
+// goal they meet: over the starts within a unit the mean error is within
+// 0.1 unit of 0 and none is more than half a unit.
 func TestStampTimings(t *testing.T) {
 	for _, v := range []Variant{NSCC, Conf} {
-		for _, shift := range []int{4, 6, 8, 9} {
+		for _, shift := range []int{0, 4, 6, 8, 9} {
 			for _, brtt := range []uint32{6000, 8600, 12000} {
 				p := DefaultParams(v)
 				p.StampShift, p.StampW, p.Network.BrttNs = shift, 16, brtt
@@ -24,10 +23,19 @@ func TestStampTimings(t *testing.T) {
 				}
 				d := p.Derive()
 				u := 1 << shift
-				ceil := func(ns uint32) int { return (int(ns) + u - 1) / u }
-				want := map[string][2]int{"qa_window": {ceil(d.TrttNs) * u, int(d.TrttNs)}}
+				// lo, hi, mean of u floor((o + dur + u/2) / u) - o - ref
+				closed := func(dur, ref int) [3]float64 {
+					r := [3]float64{math.Inf(1), math.Inf(-1), 0}
+					for o := 0; o < u; o++ {
+						e := float64(u*((o+dur+u/2)/u) - o - ref)
+						r[0], r[1], r[2] = min(r[0], e), max(r[1], e), r[2]+e/float64(u)
+					}
+					return r
+				}
+				want := map[string][3]float64{"qa_window": closed(int(d.TrttNs), int(d.TrttNs))}
+				refs := map[string]float64{"qa_window": float64(d.TrttNs)}
 				if v == NSCC {
-					want["md_holdoff"] = [2]int{(ceil(brtt) + 1) * u, int(brtt) + 1}
+					want["md_holdoff"], refs["md_holdoff"] = closed(int(brtt), int(brtt)), float64(brtt)
 				}
 				if len(got) != len(want) {
 					t.Fatalf("%v: %d intervals, want %d", v, len(got), len(want))
@@ -37,10 +45,12 @@ func TestStampTimings(t *testing.T) {
 					if !ok {
 						t.Fatalf("unexpected interval %q", g.Name)
 					}
-					// error(o) = w[0] - o - w[1] for o = 0 .. u-1
-					hi, lo := float64(w[0]-w[1]), float64(w[0]-(u-1)-w[1])
-					if g.MaxNs != hi || g.MinNs != lo || math.Abs(g.MeanNs-(hi+lo)/2) > 1e-9 || g.RefNs != float64(w[1]) || g.UnitNs != float64(u) {
-						t.Errorf("%v shift %d brtt %d %s: %+v, want error %g..%g (mean %g), reference %d", v, shift, brtt, g.Name, g, lo, hi, (hi+lo)/2, w[1])
+					if g.MinNs != w[0] || g.MaxNs != w[1] || math.Abs(g.MeanNs-w[2]) > 1e-9 || g.RefNs != refs[g.Name] || g.UnitNs != float64(u) {
+						t.Errorf("%v shift %d brtt %d %s: %+v, want error %g..%g (mean %g)", v, shift, brtt, g.Name, g, w[0], w[1], w[2])
+					}
+					// the goal: unbiased, at most half a unit either way
+					if math.Abs(g.MeanNs) > 0.1*float64(u)+0.5 || max(-g.MinNs, g.MaxNs) > float64(u)/2 {
+						t.Errorf("%v shift %d brtt %d %s: mean %g, range %g..%g ns: biased, or more than half a unit of %d ns", v, shift, brtt, g.Name, g.MeanNs, g.MinNs, g.MaxNs, u)
 					}
 				}
 			}

@@ -56,10 +56,10 @@ module nscc #
     output wire m_result_error
 );
 
-// TARGET_RTT must be 8601..261888 (above the base RTT 8600 ns; below half the stamp cycle: 1023 units of 256 ns): a value out of that range stops elaboration here
+// TARGET_RTT must be 8601..261760 (above the base RTT 8600 ns; its window's end below half the stamp cycle ahead: 1023 units of 256 ns, less half a unit): a value out of that range stops elaboration here
 generate
-    if (TARGET_RTT < 8601 || TARGET_RTT > 261888) begin : target_rtt_out_of_range
-        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_261888 u_target_rtt_out_of_range ();
+    if (TARGET_RTT < 8601 || TARGET_RTT > 261760) begin : target_rtt_out_of_range
+        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_261760 u_target_rtt_out_of_range ();
     end
 endgenerate
 // MI_GAIN must be 1..4194303 (the multiplier's 22 bits, sized for the default): a value out of that range stops elaboration here
@@ -1234,12 +1234,24 @@ reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
 wire [23:0] s15_t_7_next;
 reg  [23:0] s16_md_cut_reg;  // stage 16 copy of md_cut
 wire [23:0] s16_md_cut_next;
-reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [10:0] s2_nowq_next;
-reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [10:0] s3_nowq_next;
-reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [10:0] s4_nowq_next;
+reg  [10:0] s2_md_lo_reg;  // stage 2 copy of md_lo
+wire [10:0] s2_md_lo_next;
+reg  [10:0] s3_md_lo_reg;  // stage 3 copy of md_lo
+wire [10:0] s3_md_lo_next;
+reg  [10:0] s4_md_lo_reg;  // stage 4 copy of md_lo
+wire [10:0] s4_md_lo_next;
+reg  [10:0] s2_md_hi_reg;  // stage 2 copy of md_hi
+wire [10:0] s2_md_hi_next;
+reg  [10:0] s3_md_hi_reg;  // stage 3 copy of md_hi
+wire [10:0] s3_md_hi_next;
+reg  [10:0] s4_md_hi_reg;  // stage 4 copy of md_hi
+wire [10:0] s4_md_hi_next;
+reg  s2_md_wraps_reg;  // stage 2 copy of md_wraps
+wire s2_md_wraps_next;
+reg  s3_md_wraps_reg;  // stage 3 copy of md_wraps
+wire s3_md_wraps_next;
+reg  s4_md_wraps_reg;  // stage 4 copy of md_wraps
+wire s4_md_wraps_next;
 reg  s2_t_32_reg;  // stage 2 copy of t
 wire s2_t_32_next;
 reg  s3_t_15_reg;  // stage 3 copy of t
@@ -1370,6 +1382,24 @@ reg  [10:0] s4_t_20_reg;  // stage 4 copy of t
 wire [10:0] s4_t_20_next;
 reg  s5_recv_over_reg;  // stage 5 copy of recv_over
 wire s5_recv_over_next;
+reg  [10:0] s2_adj_lo_reg;  // stage 2 copy of adj_lo
+wire [10:0] s2_adj_lo_next;
+reg  [10:0] s3_adj_lo_reg;  // stage 3 copy of adj_lo
+wire [10:0] s3_adj_lo_next;
+reg  [10:0] s4_adj_lo_reg;  // stage 4 copy of adj_lo
+wire [10:0] s4_adj_lo_next;
+reg  [10:0] s2_adj_hi_reg;  // stage 2 copy of adj_hi
+wire [10:0] s2_adj_hi_next;
+reg  [10:0] s3_adj_hi_reg;  // stage 3 copy of adj_hi
+wire [10:0] s3_adj_hi_next;
+reg  [10:0] s4_adj_hi_reg;  // stage 4 copy of adj_hi
+wire [10:0] s4_adj_hi_next;
+reg  s2_adj_wraps_reg;  // stage 2 copy of adj_wraps
+wire s2_adj_wraps_next;
+reg  s3_adj_wraps_reg;  // stage 3 copy of adj_wraps
+wire s3_adj_wraps_next;
+reg  s4_adj_wraps_reg;  // stage 4 copy of adj_wraps
+wire s4_adj_wraps_next;
 reg  s5_adj_due_reg;  // stage 5 copy of adj_due
 wire s5_adj_due_next;
 reg  [20:0] s5_t_42_reg;  // stage 5 copy of t
@@ -1618,30 +1648,36 @@ reg  [23:0] s24_c_ack_clamped_reg;  // stage 24 copy of c_ack_clamped
 wire [23:0] s24_c_ack_clamped_next;
 reg  [23:0] s6_c_loss_reg;  // stage 6 copy of c_loss
 wire [23:0] s6_c_loss_next;
-reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
-wire [10:0] s5_nowq_next;
-reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
-wire [10:0] s6_nowq_next;
-reg  [10:0] s7_nowq_reg;  // stage 7 copy of nowq
-wire [10:0] s7_nowq_next;
-reg  [10:0] s8_nowq_reg;  // stage 8 copy of nowq
-wire [10:0] s8_nowq_next;
-reg  [10:0] s9_nowq_reg;  // stage 9 copy of nowq
-wire [10:0] s9_nowq_next;
-reg  [10:0] s10_nowq_reg;  // stage 10 copy of nowq
-wire [10:0] s10_nowq_next;
-reg  [10:0] s5_cur_last_adj_reg;  // stage 5 copy of cur_last_adj
-wire [10:0] s5_cur_last_adj_next;
-reg  [10:0] s6_cur_last_adj_reg;  // stage 6 copy of cur_last_adj
-wire [10:0] s6_cur_last_adj_next;
-reg  [10:0] s7_cur_last_adj_reg;  // stage 7 copy of cur_last_adj
-wire [10:0] s7_cur_last_adj_next;
-reg  [10:0] s8_cur_last_adj_reg;  // stage 8 copy of cur_last_adj
-wire [10:0] s8_cur_last_adj_next;
-reg  [10:0] s9_cur_last_adj_reg;  // stage 9 copy of cur_last_adj
-wire [10:0] s9_cur_last_adj_next;
-reg  [10:0] s10_cur_last_adj_reg;  // stage 10 copy of cur_last_adj
-wire [10:0] s10_cur_last_adj_next;
+reg  [10:0] s2_hold_end_next_reg;  // stage 2 copy of hold_end_next
+wire [10:0] s2_hold_end_next_next;
+reg  [10:0] s3_hold_end_next_reg;  // stage 3 copy of hold_end_next
+wire [10:0] s3_hold_end_next_next;
+reg  [10:0] s4_hold_end_next_reg;  // stage 4 copy of hold_end_next
+wire [10:0] s4_hold_end_next_next;
+reg  [10:0] s5_hold_end_next_reg;  // stage 5 copy of hold_end_next
+wire [10:0] s5_hold_end_next_next;
+reg  [10:0] s6_hold_end_next_reg;  // stage 6 copy of hold_end_next
+wire [10:0] s6_hold_end_next_next;
+reg  [10:0] s7_hold_end_next_reg;  // stage 7 copy of hold_end_next
+wire [10:0] s7_hold_end_next_next;
+reg  [10:0] s8_hold_end_next_reg;  // stage 8 copy of hold_end_next
+wire [10:0] s8_hold_end_next_next;
+reg  [10:0] s9_hold_end_next_reg;  // stage 9 copy of hold_end_next
+wire [10:0] s9_hold_end_next_next;
+reg  [10:0] s10_hold_end_next_reg;  // stage 10 copy of hold_end_next
+wire [10:0] s10_hold_end_next_next;
+reg  [10:0] s5_cur_adj_end_reg;  // stage 5 copy of cur_adj_end
+wire [10:0] s5_cur_adj_end_next;
+reg  [10:0] s6_cur_adj_end_reg;  // stage 6 copy of cur_adj_end
+wire [10:0] s6_cur_adj_end_next;
+reg  [10:0] s7_cur_adj_end_reg;  // stage 7 copy of cur_adj_end
+wire [10:0] s7_cur_adj_end_next;
+reg  [10:0] s8_cur_adj_end_reg;  // stage 8 copy of cur_adj_end
+wire [10:0] s8_cur_adj_end_next;
+reg  [10:0] s9_cur_adj_end_reg;  // stage 9 copy of cur_adj_end
+wire [10:0] s9_cur_adj_end_next;
+reg  [10:0] s10_cur_adj_end_reg;  // stage 10 copy of cur_adj_end
+wire [10:0] s10_cur_adj_end_next;
 reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
 wire [9:0] s5_recv_sum_next;
 reg  [9:0] s6_t_46_reg;  // stage 6 copy of t
@@ -1716,18 +1752,18 @@ reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
 wire s21_qa_fired_nscc_next;
 reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
 wire s22_qa_fired_nscc_next;
-reg  [10:0] s5_cur_last_md_reg;  // stage 5 copy of cur_last_md
-wire [10:0] s5_cur_last_md_next;
-reg  [10:0] s6_cur_last_md_reg;  // stage 6 copy of cur_last_md
-wire [10:0] s6_cur_last_md_next;
-reg  [10:0] s7_cur_last_md_reg;  // stage 7 copy of cur_last_md
-wire [10:0] s7_cur_last_md_next;
-reg  [10:0] s8_cur_last_md_reg;  // stage 8 copy of cur_last_md
-wire [10:0] s8_cur_last_md_next;
-reg  [10:0] s9_cur_last_md_reg;  // stage 9 copy of cur_last_md
-wire [10:0] s9_cur_last_md_next;
-reg  [10:0] s10_cur_last_md_reg;  // stage 10 copy of cur_last_md
-wire [10:0] s10_cur_last_md_next;
+reg  [10:0] s5_cur_md_end_reg;  // stage 5 copy of cur_md_end
+wire [10:0] s5_cur_md_end_next;
+reg  [10:0] s6_cur_md_end_reg;  // stage 6 copy of cur_md_end
+wire [10:0] s6_cur_md_end_next;
+reg  [10:0] s7_cur_md_end_reg;  // stage 7 copy of cur_md_end
+wire [10:0] s7_cur_md_end_next;
+reg  [10:0] s8_cur_md_end_reg;  // stage 8 copy of cur_md_end
+wire [10:0] s8_cur_md_end_next;
+reg  [10:0] s9_cur_md_end_reg;  // stage 9 copy of cur_md_end
+wire [10:0] s9_cur_md_end_next;
+reg  [10:0] s10_cur_md_end_reg;  // stage 10 copy of cur_md_end
+wire [10:0] s10_cur_md_end_next;
 reg  [15:0] s5_cur_avg_rtt_reg;  // stage 5 copy of cur_avg_rtt
 wire [15:0] s5_cur_avg_rtt_next;
 reg  s10_cur_increase_reg;  // stage 10 copy of cur_increase
@@ -1752,14 +1788,14 @@ reg  s5_t_48_reg;  // stage 5 copy of t
 wire s5_t_48_next;
 reg  s5_t_49_reg;  // stage 5 copy of t
 wire s5_t_49_next;
-reg  [10:0] s2_t_39_reg;  // stage 2 copy of t
-wire [10:0] s2_t_39_next;
-reg  [10:0] s3_t_22_reg;  // stage 3 copy of t
-wire [10:0] s3_t_22_next;
-reg  [10:0] s4_t_26_reg;  // stage 4 copy of t
-wire [10:0] s4_t_26_next;
-reg  [10:0] s5_t_50_reg;  // stage 5 copy of t
-wire [10:0] s5_t_50_next;
+reg  [10:0] s2_win_end_next_reg;  // stage 2 copy of win_end_next
+wire [10:0] s2_win_end_next_next;
+reg  [10:0] s3_win_end_next_reg;  // stage 3 copy of win_end_next
+wire [10:0] s3_win_end_next_next;
+reg  [10:0] s4_win_end_next_reg;  // stage 4 copy of win_end_next
+wire [10:0] s4_win_end_next_next;
+reg  [10:0] s5_win_end_next_reg;  // stage 5 copy of win_end_next
+wire [10:0] s5_win_end_next_next;
 reg  [10:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [10:0] s5_cur_win_end_next;
 reg  [14:0] s5_cur_count_reg;  // stage 5 copy of cur_count
@@ -1774,20 +1810,20 @@ reg  [14:0] s9_t_21_reg;  // stage 9 copy of t
 wire [14:0] s9_t_21_next;
 reg  [14:0] s10_t_24_reg;  // stage 10 copy of t
 wire [14:0] s10_t_24_next;
-reg  [15:0] s2_t_40_reg;  // stage 2 copy of t
-wire [15:0] s2_t_40_next;
-reg  [15:0] s3_t_23_reg;  // stage 3 copy of t
-wire [15:0] s3_t_23_next;
-reg  [15:0] s4_t_27_reg;  // stage 4 copy of t
-wire [15:0] s4_t_27_next;
-reg  [14:0] s2_t_41_reg;  // stage 2 copy of t
-wire [14:0] s2_t_41_next;
-reg  [14:0] s3_t_24_reg;  // stage 3 copy of t
-wire [14:0] s3_t_24_next;
-reg  [14:0] s4_t_28_reg;  // stage 4 copy of t
-wire [14:0] s4_t_28_next;
-reg  [14:0] s5_t_51_reg;  // stage 5 copy of t
-wire [14:0] s5_t_51_next;
+reg  [15:0] s2_t_39_reg;  // stage 2 copy of t
+wire [15:0] s2_t_39_next;
+reg  [15:0] s3_t_22_reg;  // stage 3 copy of t
+wire [15:0] s3_t_22_next;
+reg  [15:0] s4_t_26_reg;  // stage 4 copy of t
+wire [15:0] s4_t_26_next;
+reg  [14:0] s2_t_40_reg;  // stage 2 copy of t
+wire [14:0] s2_t_40_next;
+reg  [14:0] s3_t_23_reg;  // stage 3 copy of t
+wire [14:0] s3_t_23_next;
+reg  [14:0] s4_t_27_reg;  // stage 4 copy of t
+wire [14:0] s4_t_27_next;
+reg  [14:0] s5_t_50_reg;  // stage 5 copy of t
+wire [14:0] s5_t_50_next;
 reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
 wire [14:0] s5_ignore_left1_next;
 reg  s6_qa_used_nscc_reg;  // stage 6 copy of qa_used_nscc
@@ -2250,14 +2286,14 @@ reg  [14:0] s23_t_12_reg;  // stage 23 copy of t
 wire [14:0] s23_t_12_next;
 reg  [14:0] s24_t_11_reg;  // stage 24 copy of t
 wire [14:0] s24_t_11_next;
-reg  s2_t_42_reg;  // stage 2 copy of t
-wire s2_t_42_next;
-reg  s3_t_25_reg;  // stage 3 copy of t
-wire s3_t_25_next;
-reg  s4_t_29_reg;  // stage 4 copy of t
-wire s4_t_29_next;
-reg  s5_t_52_reg;  // stage 5 copy of t
-wire s5_t_52_next;
+reg  s2_t_41_reg;  // stage 2 copy of t
+wire s2_t_41_next;
+reg  s3_t_24_reg;  // stage 3 copy of t
+wire s3_t_24_next;
+reg  s4_t_28_reg;  // stage 4 copy of t
+wire s4_t_28_next;
+reg  s5_t_51_reg;  // stage 5 copy of t
+wire s5_t_51_next;
 reg  s6_t_53_reg;  // stage 6 copy of t
 wire s6_t_53_next;
 reg  s7_t_33_reg;  // stage 7 copy of t
@@ -2304,14 +2340,14 @@ reg  s4_ecn_reg;  // stage 4 copy of ecn
 wire s4_ecn_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_43_reg;  // stage 2 copy of t
-wire [2:0] s2_t_43_next;
-reg  [2:0] s3_t_26_reg;  // stage 3 copy of t
-wire [2:0] s3_t_26_next;
-reg  [2:0] s4_t_30_reg;  // stage 4 copy of t
-wire [2:0] s4_t_30_next;
-reg  [2:0] s5_t_53_reg;  // stage 5 copy of t
-wire [2:0] s5_t_53_next;
+reg  [2:0] s2_t_42_reg;  // stage 2 copy of t
+wire [2:0] s2_t_42_next;
+reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
+wire [2:0] s3_t_25_next;
+reg  [2:0] s4_t_29_reg;  // stage 4 copy of t
+wire [2:0] s4_t_29_next;
+reg  [2:0] s5_t_52_reg;  // stage 5 copy of t
+wire [2:0] s5_t_52_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -2859,9 +2895,11 @@ wire [14:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT[19:0]};
-wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hff;
-wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 8;
-wire [10:0] trtt_q_units = _s2_qa_win_hi_next_2[10:0];
+wire [20:0] trtt_c_ns = _s2_qa_win_hi_next_0 + 21'h80;
+wire [21:0] _s2_qa_win_hi_next_1 = {1'd0, trtt_c_ns};
+wire [21:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 + 22'hff;
+wire [21:0] _s2_qa_win_hi_next_3 = _s2_qa_win_hi_next_2 >> 8;
+wire [10:0] trtt_q_units = _s2_qa_win_hi_next_3[10:0];
 wire [10:0] qa_win_hi = nowq + trtt_q_units;
 wire [10:0] trtt_q_wrap = 11'd0 - trtt_q_units;
 wire _s2_qa_win_wraps_next_0 = trtt_q_wrap <= nowq;
@@ -2873,9 +2911,9 @@ wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
 wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
 wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 | _s5_qa_fire_next_1;
 wire _s5_qa_fire_next_3 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
-wire qa_win_open = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
+wire qa_win_ahead = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
 wire _s5_qa_fire_next_4 = |cur_win_end;
-wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
+wire _s5_qa_fire_next_5 = qa_win_ahead & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_trigger = s4_cur_reg[80];
 wire _s5_qa_fire_next_6 = cur_trigger | s4_t_4_reg;
@@ -6609,16 +6647,25 @@ wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
 wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
 wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
+wire [10:0] md_lo = nowq + 11'd1;
+wire [10:0] md_hi = nowq + 11'd35;
+wire _s2_md_wraps_next_0 = 11'd2013 <= nowq;
+wire _s2_md_wraps_next_1 = nowq != 11'd2047;
+wire md_wraps = _s2_md_wraps_next_0 & _s2_md_wraps_next_1;
 wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT[19:0];
 wire _s2_t_32_next_0 = ~rtt_le_trtt;
 wire _s2_t_32_next_1 = s1_ecn_reg & _s2_t_32_next_0;
-wire [10:0] cur_last_md = s4_cur_reg[108:98];
-wire [10:0] _s5_t_41_next_0 = s4_nowq_reg - cur_last_md;
-wire _s5_t_41_next_1 = 11'd34 < _s5_t_41_next_0;
-wire _s5_t_41_next_2 = |cur_last_md;
-wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
-wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
-wire _s5_t_41_next_5 = s4_t_19_reg & _s5_t_41_next_4;
+wire [10:0] cur_md_end = s4_cur_reg[108:98];
+wire _s5_t_41_next_0 = s4_md_lo_reg <= cur_md_end;
+wire _s5_t_41_next_1 = cur_md_end <= s4_md_hi_reg;
+wire _s5_t_41_next_2 = _s5_t_41_next_0 | _s5_t_41_next_1;
+wire _s5_t_41_next_3 = _s5_t_41_next_0 & _s5_t_41_next_1;
+wire md_ahead = s4_md_wraps_reg ? _s5_t_41_next_2 : _s5_t_41_next_3;
+wire _s5_t_41_next_4 = ~md_ahead;
+wire _s5_t_41_next_5 = |cur_md_end;
+wire _s5_t_41_next_6 = ~_s5_t_41_next_5;
+wire _s5_t_41_next_7 = _s5_t_41_next_4 | _s5_t_41_next_6;
+wire _s5_t_41_next_8 = s4_t_19_reg & _s5_t_41_next_7;
 wire _s6_md_ok_next_0 = TARGET_RTT[19:0] < _s6_recip_avg_lead_next_10;
 wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_c_reg - s16_md_cut_reg;
@@ -6642,12 +6689,21 @@ wire _s5_recv_over_next_2 = _s5_recv_over_next_1;
 wire [9:0] _s5_recv_over_next_3 = recv_no_wrap_sum[9:0];
 wire [9:0] recv_sum = _s5_recv_over_next_2 ? 10'd1023 : _s5_recv_over_next_3;
 wire recv_over = 10'd512 < recv_sum;
-wire [10:0] cur_last_adj = s4_cur_reg[149:139];
-wire [10:0] _s5_adj_due_next_0 = s4_nowq_reg - cur_last_adj;
-wire _s5_adj_due_next_1 = 11'd34 < _s5_adj_due_next_0;
-wire _s5_adj_due_next_2 = |cur_last_adj;
-wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
-wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
+wire [10:0] adj_lo = nowq + 11'd1;
+wire [10:0] adj_hi = nowq + 11'd35;
+wire _s2_adj_wraps_next_0 = 11'd2013 <= nowq;
+wire _s2_adj_wraps_next_1 = nowq != 11'd2047;
+wire adj_wraps = _s2_adj_wraps_next_0 & _s2_adj_wraps_next_1;
+wire [10:0] cur_adj_end = s4_cur_reg[149:139];
+wire _s5_adj_due_next_0 = s4_adj_lo_reg <= cur_adj_end;
+wire _s5_adj_due_next_1 = cur_adj_end <= s4_adj_hi_reg;
+wire _s5_adj_due_next_2 = _s5_adj_due_next_0 | _s5_adj_due_next_1;
+wire _s5_adj_due_next_3 = _s5_adj_due_next_0 & _s5_adj_due_next_1;
+wire adj_ahead = s4_adj_wraps_reg ? _s5_adj_due_next_2 : _s5_adj_due_next_3;
+wire _s5_adj_due_next_4 = ~adj_ahead;
+wire _s5_adj_due_next_5 = |cur_adj_end;
+wire _s5_adj_due_next_6 = ~_s5_adj_due_next_5;
+wire adj_due = _s5_adj_due_next_4 | _s5_adj_due_next_6;
 wire [19:0] cur_inc = s4_cur_reg[128:109];
 wire [20:0] _s5_t_42_next_0 = {1'd0, cur_inc};
 wire _s2_t_34_next_0 = ~s1_ecn_reg;
@@ -6687,6 +6743,9 @@ wire [24:0] _s24_c_ack_clamped_next_2 = _s24_c_ack_clamped_next_1 ? s23_core_c_r
 wire [24:0] _s24_c_ack_clamped_next_3 = _s24_c_ack_clamped_next_0 ? 25'h8000 : _s24_c_ack_clamped_next_2;
 wire [23:0] _s24_c_ack_clamped_next_4 = _s24_c_ack_clamped_next_3[23:0];
 wire [23:0] c_ack_window = s23_early_reg ? s23_t_reg : _s24_c_ack_clamped_next_4;
+wire [18:0] _s2_hold_end_next_next_0 = s1_now_reg[18:0];
+wire [18:0] hold_end_next_sum = _s2_hold_end_next_next_0 + 19'h2218;
+wire [10:0] hold_end_next = hold_end_next_sum[18:8];
 wire [9:0] _s6_t_46_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
@@ -6694,19 +6753,22 @@ wire _s2_t_37_next_0 = ~_s2_t_35_next_0;
 wire _s2_t_38_next_0 = s1_kind_reg == 3'd3;
 wire _s2_t_38_next_1 = ~_s2_t_38_next_0;
 wire _s5_t_49_next_0 = cur_trigger | s4_t_4_reg;
-wire [10:0] _s2_t_39_next_0 = nowq + trtt_q_units;
+wire [18:0] _s2_win_end_next_next_0 = s1_now_reg[18:0];
+wire [18:0] _s2_win_end_next_next_1 = trtt_c_ns[18:0];
+wire [18:0] win_end_next_sum = _s2_win_end_next_next_0 + _s2_win_end_next_next_1;
+wire [10:0] win_end_next = win_end_next_sum[18:8];
 wire [14:0] _s6_t_47_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
 wire [14:0] _s6_t_47_next_1 = ack_run ? _s6_t_47_next_0 : s5_cur_count_reg;
-wire [15:0] _s2_t_40_next_0 = {7'd0, size_units};
-wire [21:0] _s2_t_41_next_0 = {1'd0, s1_unacked_reg};
-wire [21:0] _s2_t_41_next_1 = _s2_t_41_next_0 + 22'h3f;
-wire [15:0] qa_unacked_units = _s2_t_41_next_1[21:6];
-wire _s2_t_41_next_2 = qa_unacked_units[15];
-wire _s2_t_41_next_3 = _s2_t_41_next_2;
-wire [14:0] _s2_t_41_next_4 = qa_unacked_units[14:0];
-wire [14:0] _s2_t_41_next_5 = _s2_t_41_next_3 ? 15'd32767 : _s2_t_41_next_4;
+wire [15:0] _s2_t_39_next_0 = {7'd0, size_units};
+wire [21:0] _s2_t_40_next_0 = {1'd0, s1_unacked_reg};
+wire [21:0] _s2_t_40_next_1 = _s2_t_40_next_0 + 22'h3f;
+wire [15:0] qa_unacked_units = _s2_t_40_next_1[21:6];
+wire _s2_t_40_next_2 = qa_unacked_units[15];
+wire _s2_t_40_next_3 = _s2_t_40_next_2;
+wire [14:0] _s2_t_40_next_4 = qa_unacked_units[14:0];
+wire [14:0] _s2_t_40_next_5 = _s2_t_40_next_3 ? 15'd32767 : _s2_t_40_next_4;
 wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
-wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_27_reg;
+wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_26_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[15];
 wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
@@ -6726,14 +6788,14 @@ wire [24:0] _s10_c_loss_all_next_4 = _s10_c_loss_all_next_1 ? 25'h8000 : _s10_c_
 wire [23:0] _s10_c_loss_all_next_5 = _s10_c_loss_all_next_4[23:0];
 wire [23:0] c_loss_all = s9_qa_used_nscc_reg ? _s10_c_loss_all_next_5 : s9_t_22_reg;
 wire _s11_t_18_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_nowq_reg : s10_cur_last_adj_reg;
+wire [10:0] _s11_t_18_next_1 = _s11_t_18_next_0 ? s10_hold_end_next_reg : s10_cur_adj_end_reg;
 wire [9:0] _s11_t_19_next_0 = core_step ? s10_t_23_reg : s10_cur_recv_reg;
 wire [9:0] _s11_t_19_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_19_next_0;
 wire [19:0] _s23_t_4_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
 wire [19:0] _s23_t_4_next_1 = s22_core_step_reg ? _s23_t_4_next_0 : s22_cur_inc_reg;
 wire [19:0] _s23_t_4_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_4_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_20_next_0 = md_fired ? s10_nowq_reg : s10_cur_last_md_reg;
+wire [10:0] _s11_t_20_next_0 = md_fired ? s10_hold_end_next_reg : s10_cur_md_end_reg;
 wire [15:0] _s6_t_48_next_0 = ack_run ? s5_avg_new_reg : s5_cur_avg_rtt_reg;
 wire _s11_t_22_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_increase_reg;
 wire _s11_t_22_next_1 = ~md_fired;
@@ -6741,15 +6803,15 @@ wire _s11_t_22_next_2 = _s11_t_22_next_0 & _s11_t_22_next_1;
 wire _s6_t_49_next_0 = ~s5_qa_fire_reg;
 wire _s6_t_49_next_1 = s5_t_48_reg & _s6_t_49_next_0;
 wire _s6_t_49_next_2 = qa_used_nscc ? _s6_t_49_next_1 : s5_t_49_reg;
-wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_t_50_reg : s5_cur_win_end_reg;
+wire [10:0] _s6_t_50_next_0 = s5_qa_roll_reg ? s5_win_end_next_reg : s5_cur_win_end_reg;
 wire [10:0] _s6_t_50_next_1 = qa_used_nscc ? _s6_t_50_next_0 : s5_cur_win_end_reg;
 wire [14:0] _s11_t_25_next_0 = md_fired ? 15'd0 : s10_t_24_reg;
-wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_51_reg : s5_ignore_left1_reg;
+wire [14:0] _s6_t_51_next_0 = qa_fired_nscc ? s5_t_50_reg : s5_ignore_left1_reg;
 wire [14:0] _s6_t_52_next_0 = s5_qa_roll_reg ? 15'd0 : s5_acked1_reg;
 wire [14:0] _s6_t_52_next_1 = qa_used_nscc ? _s6_t_52_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_43_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_42_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_53_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_52_reg;
 wire [2:0] _s6_t_54_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s6_t_54_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_54_next_0;
 wire [2:0] _s11_t_29_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
@@ -7649,7 +7711,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], _s2_qa_win_hi_next_2[20:11], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s2_t_41_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
+wire _unused = ^{_s2_t_next_1[5:0], s1_now_reg[31:19], _s2_qa_win_hi_next_3[21:11], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_7_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_33_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], hold_end_next_sum[7:0], trtt_c_ns[20:19], win_end_next_sum[7:0], _s2_t_40_next_1[5:0], _s7_t_27_next_4[24], _s10_c_loss_all_next_4[24]};
 
 assign s_event_ready = in_ready_reg;
 assign s2_error_next = s1_error;
@@ -8089,13 +8151,19 @@ assign s13_t_7_next = s12_t_12_reg;
 assign s14_t_7_next = s13_t_7_reg;
 assign s15_t_7_next = s14_t_7_reg;
 assign s16_md_cut_next = md_cut;
-assign s2_nowq_next = nowq;
-assign s3_nowq_next = s2_nowq_reg;
-assign s4_nowq_next = s3_nowq_reg;
+assign s2_md_lo_next = md_lo;
+assign s3_md_lo_next = s2_md_lo_reg;
+assign s4_md_lo_next = s3_md_lo_reg;
+assign s2_md_hi_next = md_hi;
+assign s3_md_hi_next = s2_md_hi_reg;
+assign s4_md_hi_next = s3_md_hi_reg;
+assign s2_md_wraps_next = md_wraps;
+assign s3_md_wraps_next = s2_md_wraps_reg;
+assign s4_md_wraps_next = s3_md_wraps_reg;
 assign s2_t_32_next = _s2_t_32_next_1;
 assign s3_t_15_next = s2_t_32_reg;
 assign s4_t_19_next = s3_t_15_reg;
-assign s5_t_41_next = _s5_t_41_next_5;
+assign s5_t_41_next = _s5_t_41_next_8;
 assign s6_cur_c_next = s5_cur_c_reg;
 assign s7_cur_c_next = s6_cur_c_reg;
 assign s8_cur_c_next = s7_cur_c_reg;
@@ -8157,6 +8225,15 @@ assign s2_t_33_next = _s2_t_33_next_2;
 assign s3_t_16_next = s2_t_33_reg;
 assign s4_t_20_next = s3_t_16_reg;
 assign s5_recv_over_next = recv_over;
+assign s2_adj_lo_next = adj_lo;
+assign s3_adj_lo_next = s2_adj_lo_reg;
+assign s4_adj_lo_next = s3_adj_lo_reg;
+assign s2_adj_hi_next = adj_hi;
+assign s3_adj_hi_next = s2_adj_hi_reg;
+assign s4_adj_hi_next = s3_adj_hi_reg;
+assign s2_adj_wraps_next = adj_wraps;
+assign s3_adj_wraps_next = s2_adj_wraps_reg;
+assign s4_adj_wraps_next = s3_adj_wraps_reg;
 assign s5_adj_due_next = adj_due;
 assign s5_t_42_next = _s5_t_42_next_0;
 assign s6_t_44_next = s5_t_42_reg;
@@ -8281,18 +8358,21 @@ assign s22_t_3_next = s21_t_5_reg;
 assign s23_t_next = s22_t_3_reg;
 assign s24_c_ack_clamped_next = c_ack_window;
 assign s6_c_loss_next = c_loss_nscc;
-assign s5_nowq_next = s4_nowq_reg;
-assign s6_nowq_next = s5_nowq_reg;
-assign s7_nowq_next = s6_nowq_reg;
-assign s8_nowq_next = s7_nowq_reg;
-assign s9_nowq_next = s8_nowq_reg;
-assign s10_nowq_next = s9_nowq_reg;
-assign s5_cur_last_adj_next = cur_last_adj;
-assign s6_cur_last_adj_next = s5_cur_last_adj_reg;
-assign s7_cur_last_adj_next = s6_cur_last_adj_reg;
-assign s8_cur_last_adj_next = s7_cur_last_adj_reg;
-assign s9_cur_last_adj_next = s8_cur_last_adj_reg;
-assign s10_cur_last_adj_next = s9_cur_last_adj_reg;
+assign s2_hold_end_next_next = hold_end_next;
+assign s3_hold_end_next_next = s2_hold_end_next_reg;
+assign s4_hold_end_next_next = s3_hold_end_next_reg;
+assign s5_hold_end_next_next = s4_hold_end_next_reg;
+assign s6_hold_end_next_next = s5_hold_end_next_reg;
+assign s7_hold_end_next_next = s6_hold_end_next_reg;
+assign s8_hold_end_next_next = s7_hold_end_next_reg;
+assign s9_hold_end_next_next = s8_hold_end_next_reg;
+assign s10_hold_end_next_next = s9_hold_end_next_reg;
+assign s5_cur_adj_end_next = cur_adj_end;
+assign s6_cur_adj_end_next = s5_cur_adj_end_reg;
+assign s7_cur_adj_end_next = s6_cur_adj_end_reg;
+assign s8_cur_adj_end_next = s7_cur_adj_end_reg;
+assign s9_cur_adj_end_next = s8_cur_adj_end_reg;
+assign s10_cur_adj_end_next = s9_cur_adj_end_reg;
 assign s5_recv_sum_next = recv_sum;
 assign s6_t_46_next = _s6_t_46_next_0;
 assign s7_t_25_next = s6_t_46_reg;
@@ -8330,12 +8410,12 @@ assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
 assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
 assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
 assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
-assign s5_cur_last_md_next = cur_last_md;
-assign s6_cur_last_md_next = s5_cur_last_md_reg;
-assign s7_cur_last_md_next = s6_cur_last_md_reg;
-assign s8_cur_last_md_next = s7_cur_last_md_reg;
-assign s9_cur_last_md_next = s8_cur_last_md_reg;
-assign s10_cur_last_md_next = s9_cur_last_md_reg;
+assign s5_cur_md_end_next = cur_md_end;
+assign s6_cur_md_end_next = s5_cur_md_end_reg;
+assign s7_cur_md_end_next = s6_cur_md_end_reg;
+assign s8_cur_md_end_next = s7_cur_md_end_reg;
+assign s9_cur_md_end_next = s8_cur_md_end_reg;
+assign s10_cur_md_end_next = s9_cur_md_end_reg;
 assign s5_cur_avg_rtt_next = cur_avg_rtt;
 assign s10_cur_increase_next = s9_cur_increase_reg;
 assign s2_t_37_next = _s2_t_37_next_0;
@@ -8348,10 +8428,10 @@ assign s4_t_25_next = s3_t_21_reg;
 assign s5_t_47_next = s4_t_25_reg;
 assign s5_t_48_next = _s5_qa_fire_next_6;
 assign s5_t_49_next = _s5_t_49_next_0;
-assign s2_t_39_next = _s2_t_39_next_0;
-assign s3_t_22_next = s2_t_39_reg;
-assign s4_t_26_next = s3_t_22_reg;
-assign s5_t_50_next = s4_t_26_reg;
+assign s2_win_end_next_next = win_end_next;
+assign s3_win_end_next_next = s2_win_end_next_reg;
+assign s4_win_end_next_next = s3_win_end_next_reg;
+assign s5_win_end_next_next = s4_win_end_next_reg;
 assign s5_cur_win_end_next = cur_win_end;
 assign s5_cur_count_next = cur_count;
 assign s6_t_47_next = _s6_t_47_next_1;
@@ -8359,13 +8439,13 @@ assign s7_t_26_next = s6_t_47_reg;
 assign s8_t_26_next = s7_t_26_reg;
 assign s9_t_21_next = s8_t_26_reg;
 assign s10_t_24_next = s9_t_21_reg;
-assign s2_t_40_next = _s2_t_40_next_0;
+assign s2_t_39_next = _s2_t_39_next_0;
+assign s3_t_22_next = s2_t_39_reg;
+assign s4_t_26_next = s3_t_22_reg;
+assign s2_t_40_next = _s2_t_40_next_5;
 assign s3_t_23_next = s2_t_40_reg;
 assign s4_t_27_next = s3_t_23_reg;
-assign s2_t_41_next = _s2_t_41_next_5;
-assign s3_t_24_next = s2_t_41_reg;
-assign s4_t_28_next = s3_t_24_reg;
-assign s5_t_51_next = s4_t_28_reg;
+assign s5_t_50_next = s4_t_27_reg;
 assign s5_ignore_left1_next = ignore_left1;
 assign s6_qa_used_nscc_next = qa_used_nscc;
 assign s7_qa_used_nscc_next = s6_qa_used_nscc_reg;
@@ -8597,11 +8677,11 @@ assign s21_t_15_next = s20_t_16_reg;
 assign s22_t_13_next = s21_t_15_reg;
 assign s23_t_12_next = s22_t_13_reg;
 assign s24_t_11_next = s23_t_12_reg;
-assign s2_t_42_next = _s2_t_35_next_0;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_29_next = s3_t_25_reg;
-assign s5_t_52_next = s4_t_29_reg;
-assign s6_t_53_next = s5_t_52_reg;
+assign s2_t_41_next = _s2_t_35_next_0;
+assign s3_t_24_next = s2_t_41_reg;
+assign s4_t_28_next = s3_t_24_reg;
+assign s5_t_51_next = s4_t_28_reg;
+assign s6_t_53_next = s5_t_51_reg;
 assign s7_t_33_next = s6_t_53_reg;
 assign s8_t_33_next = s7_t_33_reg;
 assign s9_t_28_next = s8_t_33_reg;
@@ -8624,10 +8704,10 @@ assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
 assign s5_ecn_next = s4_ecn_reg;
-assign s2_t_43_next = _s2_t_43_next_0;
-assign s3_t_26_next = s2_t_43_reg;
-assign s4_t_30_next = s3_t_26_reg;
-assign s5_t_53_next = s4_t_30_reg;
+assign s2_t_42_next = _s2_t_42_next_0;
+assign s3_t_25_next = s2_t_42_reg;
+assign s4_t_29_next = s3_t_25_reg;
+assign s5_t_52_next = s4_t_29_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
@@ -9985,9 +10065,15 @@ always @(posedge clk) begin
     s14_t_7_reg <= s14_t_7_next;
     s15_t_7_reg <= s15_t_7_next;
     s16_md_cut_reg <= s16_md_cut_next;
-    s2_nowq_reg <= s2_nowq_next;
-    s3_nowq_reg <= s3_nowq_next;
-    s4_nowq_reg <= s4_nowq_next;
+    s2_md_lo_reg <= s2_md_lo_next;
+    s3_md_lo_reg <= s3_md_lo_next;
+    s4_md_lo_reg <= s4_md_lo_next;
+    s2_md_hi_reg <= s2_md_hi_next;
+    s3_md_hi_reg <= s3_md_hi_next;
+    s4_md_hi_reg <= s4_md_hi_next;
+    s2_md_wraps_reg <= s2_md_wraps_next;
+    s3_md_wraps_reg <= s3_md_wraps_next;
+    s4_md_wraps_reg <= s4_md_wraps_next;
     s2_t_32_reg <= s2_t_32_next;
     s3_t_15_reg <= s3_t_15_next;
     s4_t_19_reg <= s4_t_19_next;
@@ -10053,6 +10139,15 @@ always @(posedge clk) begin
     s3_t_16_reg <= s3_t_16_next;
     s4_t_20_reg <= s4_t_20_next;
     s5_recv_over_reg <= s5_recv_over_next;
+    s2_adj_lo_reg <= s2_adj_lo_next;
+    s3_adj_lo_reg <= s3_adj_lo_next;
+    s4_adj_lo_reg <= s4_adj_lo_next;
+    s2_adj_hi_reg <= s2_adj_hi_next;
+    s3_adj_hi_reg <= s3_adj_hi_next;
+    s4_adj_hi_reg <= s4_adj_hi_next;
+    s2_adj_wraps_reg <= s2_adj_wraps_next;
+    s3_adj_wraps_reg <= s3_adj_wraps_next;
+    s4_adj_wraps_reg <= s4_adj_wraps_next;
     s5_adj_due_reg <= s5_adj_due_next;
     s5_t_42_reg <= s5_t_42_next;
     s6_t_44_reg <= s6_t_44_next;
@@ -10177,18 +10272,21 @@ always @(posedge clk) begin
     s23_t_reg <= s23_t_next;
     s24_c_ack_clamped_reg <= s24_c_ack_clamped_next;
     s6_c_loss_reg <= s6_c_loss_next;
-    s5_nowq_reg <= s5_nowq_next;
-    s6_nowq_reg <= s6_nowq_next;
-    s7_nowq_reg <= s7_nowq_next;
-    s8_nowq_reg <= s8_nowq_next;
-    s9_nowq_reg <= s9_nowq_next;
-    s10_nowq_reg <= s10_nowq_next;
-    s5_cur_last_adj_reg <= s5_cur_last_adj_next;
-    s6_cur_last_adj_reg <= s6_cur_last_adj_next;
-    s7_cur_last_adj_reg <= s7_cur_last_adj_next;
-    s8_cur_last_adj_reg <= s8_cur_last_adj_next;
-    s9_cur_last_adj_reg <= s9_cur_last_adj_next;
-    s10_cur_last_adj_reg <= s10_cur_last_adj_next;
+    s2_hold_end_next_reg <= s2_hold_end_next_next;
+    s3_hold_end_next_reg <= s3_hold_end_next_next;
+    s4_hold_end_next_reg <= s4_hold_end_next_next;
+    s5_hold_end_next_reg <= s5_hold_end_next_next;
+    s6_hold_end_next_reg <= s6_hold_end_next_next;
+    s7_hold_end_next_reg <= s7_hold_end_next_next;
+    s8_hold_end_next_reg <= s8_hold_end_next_next;
+    s9_hold_end_next_reg <= s9_hold_end_next_next;
+    s10_hold_end_next_reg <= s10_hold_end_next_next;
+    s5_cur_adj_end_reg <= s5_cur_adj_end_next;
+    s6_cur_adj_end_reg <= s6_cur_adj_end_next;
+    s7_cur_adj_end_reg <= s7_cur_adj_end_next;
+    s8_cur_adj_end_reg <= s8_cur_adj_end_next;
+    s9_cur_adj_end_reg <= s9_cur_adj_end_next;
+    s10_cur_adj_end_reg <= s10_cur_adj_end_next;
     s5_recv_sum_reg <= s5_recv_sum_next;
     s6_t_46_reg <= s6_t_46_next;
     s7_t_25_reg <= s7_t_25_next;
@@ -10226,12 +10324,12 @@ always @(posedge clk) begin
     s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
     s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
     s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
-    s5_cur_last_md_reg <= s5_cur_last_md_next;
-    s6_cur_last_md_reg <= s6_cur_last_md_next;
-    s7_cur_last_md_reg <= s7_cur_last_md_next;
-    s8_cur_last_md_reg <= s8_cur_last_md_next;
-    s9_cur_last_md_reg <= s9_cur_last_md_next;
-    s10_cur_last_md_reg <= s10_cur_last_md_next;
+    s5_cur_md_end_reg <= s5_cur_md_end_next;
+    s6_cur_md_end_reg <= s6_cur_md_end_next;
+    s7_cur_md_end_reg <= s7_cur_md_end_next;
+    s8_cur_md_end_reg <= s8_cur_md_end_next;
+    s9_cur_md_end_reg <= s9_cur_md_end_next;
+    s10_cur_md_end_reg <= s10_cur_md_end_next;
     s5_cur_avg_rtt_reg <= s5_cur_avg_rtt_next;
     s10_cur_increase_reg <= s10_cur_increase_next;
     s2_t_37_reg <= s2_t_37_next;
@@ -10244,10 +10342,10 @@ always @(posedge clk) begin
     s5_t_47_reg <= s5_t_47_next;
     s5_t_48_reg <= s5_t_48_next;
     s5_t_49_reg <= s5_t_49_next;
-    s2_t_39_reg <= s2_t_39_next;
-    s3_t_22_reg <= s3_t_22_next;
-    s4_t_26_reg <= s4_t_26_next;
-    s5_t_50_reg <= s5_t_50_next;
+    s2_win_end_next_reg <= s2_win_end_next_next;
+    s3_win_end_next_reg <= s3_win_end_next_next;
+    s4_win_end_next_reg <= s4_win_end_next_next;
+    s5_win_end_next_reg <= s5_win_end_next_next;
     s5_cur_win_end_reg <= s5_cur_win_end_next;
     s5_cur_count_reg <= s5_cur_count_next;
     s6_t_47_reg <= s6_t_47_next;
@@ -10255,13 +10353,13 @@ always @(posedge clk) begin
     s8_t_26_reg <= s8_t_26_next;
     s9_t_21_reg <= s9_t_21_next;
     s10_t_24_reg <= s10_t_24_next;
+    s2_t_39_reg <= s2_t_39_next;
+    s3_t_22_reg <= s3_t_22_next;
+    s4_t_26_reg <= s4_t_26_next;
     s2_t_40_reg <= s2_t_40_next;
     s3_t_23_reg <= s3_t_23_next;
     s4_t_27_reg <= s4_t_27_next;
-    s2_t_41_reg <= s2_t_41_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_28_reg <= s4_t_28_next;
-    s5_t_51_reg <= s5_t_51_next;
+    s5_t_50_reg <= s5_t_50_next;
     s5_ignore_left1_reg <= s5_ignore_left1_next;
     s6_qa_used_nscc_reg <= s6_qa_used_nscc_next;
     s7_qa_used_nscc_reg <= s7_qa_used_nscc_next;
@@ -10493,10 +10591,10 @@ always @(posedge clk) begin
     s22_t_13_reg <= s22_t_13_next;
     s23_t_12_reg <= s23_t_12_next;
     s24_t_11_reg <= s24_t_11_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_29_reg <= s4_t_29_next;
-    s5_t_52_reg <= s5_t_52_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_28_reg <= s4_t_28_next;
+    s5_t_51_reg <= s5_t_51_next;
     s6_t_53_reg <= s6_t_53_next;
     s7_t_33_reg <= s7_t_33_next;
     s8_t_33_reg <= s8_t_33_next;
@@ -10520,10 +10618,10 @@ always @(posedge clk) begin
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_43_reg <= s2_t_43_next;
-    s3_t_26_reg <= s3_t_26_next;
-    s4_t_30_reg <= s4_t_30_next;
-    s5_t_53_reg <= s5_t_53_next;
+    s2_t_42_reg <= s2_t_42_next;
+    s3_t_25_reg <= s3_t_25_next;
+    s4_t_29_reg <= s4_t_29_next;
+    s5_t_52_reg <= s5_t_52_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;

@@ -2226,24 +2226,24 @@ reg  s5_t_56_reg;  // stage 5 copy of t
 wire s5_t_56_next;
 reg  s5_t_57_reg;  // stage 5 copy of t
 wire s5_t_57_next;
-reg  [23:0] s2_t_39_reg;  // stage 2 copy of t
-wire [23:0] s2_t_39_next;
-reg  [23:0] s3_t_22_reg;  // stage 3 copy of t
-wire [23:0] s3_t_22_next;
-reg  [23:0] s4_t_31_reg;  // stage 4 copy of t
-wire [23:0] s4_t_31_next;
-reg  [23:0] s5_t_58_reg;  // stage 5 copy of t
-wire [23:0] s5_t_58_next;
+reg  [23:0] s2_win_end_next_reg;  // stage 2 copy of win_end_next
+wire [23:0] s2_win_end_next_next;
+reg  [23:0] s3_win_end_next_reg;  // stage 3 copy of win_end_next
+wire [23:0] s3_win_end_next_next;
+reg  [23:0] s4_win_end_next_reg;  // stage 4 copy of win_end_next
+wire [23:0] s4_win_end_next_next;
+reg  [23:0] s5_win_end_next_reg;  // stage 5 copy of win_end_next
+wire [23:0] s5_win_end_next_next;
 reg  [23:0] s5_cur_win_end_reg;  // stage 5 copy of cur_win_end
 wire [23:0] s5_cur_win_end_next;
 reg  [20:0] s5_cur_count_reg;  // stage 5 copy of cur_count
 wire [20:0] s5_cur_count_next;
-reg  [21:0] s2_t_40_reg;  // stage 2 copy of t
-wire [21:0] s2_t_40_next;
-reg  [21:0] s3_t_23_reg;  // stage 3 copy of t
-wire [21:0] s3_t_23_next;
-reg  [21:0] s4_t_32_reg;  // stage 4 copy of t
-wire [21:0] s4_t_32_next;
+reg  [21:0] s2_t_39_reg;  // stage 2 copy of t
+wire [21:0] s2_t_39_next;
+reg  [21:0] s3_t_22_reg;  // stage 3 copy of t
+wire [21:0] s3_t_22_next;
+reg  [21:0] s4_t_31_reg;  // stage 4 copy of t
+wire [21:0] s4_t_31_next;
 reg  [20:0] s2_unacked_reg;  // stage 2 copy of unacked
 wire [20:0] s2_unacked_next;
 reg  [20:0] s3_unacked_reg;  // stage 3 copy of unacked
@@ -2832,14 +2832,14 @@ reg  [20:0] s32_t_8_reg;  // stage 32 copy of t
 wire [20:0] s32_t_8_next;
 reg  [20:0] s33_t_7_reg;  // stage 33 copy of t
 wire [20:0] s33_t_7_next;
-reg  s2_t_41_reg;  // stage 2 copy of t
-wire s2_t_41_next;
-reg  s3_t_24_reg;  // stage 3 copy of t
-wire s3_t_24_next;
-reg  s4_t_33_reg;  // stage 4 copy of t
-wire s4_t_33_next;
-reg  s5_t_59_reg;  // stage 5 copy of t
-wire s5_t_59_next;
+reg  s2_t_40_reg;  // stage 2 copy of t
+wire s2_t_40_next;
+reg  s3_t_23_reg;  // stage 3 copy of t
+wire s3_t_23_next;
+reg  s4_t_32_reg;  // stage 4 copy of t
+wire s4_t_32_next;
+reg  s5_t_58_reg;  // stage 5 copy of t
+wire s5_t_58_next;
 reg  s6_t_45_reg;  // stage 6 copy of t
 wire s6_t_45_next;
 reg  s7_t_42_reg;  // stage 7 copy of t
@@ -2896,12 +2896,12 @@ reg  s32_t_9_reg;  // stage 32 copy of t
 wire s32_t_9_next;
 reg  s33_t_8_reg;  // stage 33 copy of t
 wire s33_t_8_next;
-reg  [2:0] s2_t_42_reg;  // stage 2 copy of t
-wire [2:0] s2_t_42_next;
-reg  [2:0] s3_t_25_reg;  // stage 3 copy of t
-wire [2:0] s3_t_25_next;
-reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
-wire [2:0] s4_t_34_next;
+reg  [2:0] s2_t_41_reg;  // stage 2 copy of t
+wire [2:0] s2_t_41_next;
+reg  [2:0] s3_t_24_reg;  // stage 3 copy of t
+wire [2:0] s3_t_24_next;
+reg  [2:0] s4_t_33_reg;  // stage 4 copy of t
+wire [2:0] s4_t_33_next;
 reg  [2:0] s5_core_case_reg;  // stage 5 copy of core_case
 wire [2:0] s5_core_case_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
@@ -3668,9 +3668,11 @@ wire [20:0] acked_in = s4_t_3_reg ? acked1 : cur_acked;
 wire [23:0] nowq = s1_now_reg[27:4];
 wire [23:0] qa_win_lo = nowq + 24'h1;
 wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT[19:0]};
-wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hf;
-wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 4;
-wire [23:0] trtt_q_units = {3'd0, _s2_qa_win_hi_next_2};
+wire [20:0] trtt_c_ns = _s2_qa_win_hi_next_0 + 21'h8;
+wire [21:0] _s2_qa_win_hi_next_1 = {1'd0, trtt_c_ns};
+wire [21:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 + 22'hf;
+wire [21:0] _s2_qa_win_hi_next_3 = _s2_qa_win_hi_next_2 >> 4;
+wire [23:0] trtt_q_units = {2'd0, _s2_qa_win_hi_next_3};
 wire [23:0] qa_win_hi = nowq + trtt_q_units;
 wire [23:0] trtt_q_wrap = 24'h0 - trtt_q_units;
 wire _s2_qa_win_wraps_next_0 = trtt_q_wrap <= nowq;
@@ -3684,9 +3686,9 @@ wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_win_end;
 wire _s5_qa_fire_next_1 = cur_win_end <= s4_qa_win_hi_reg;
 wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 | _s5_qa_fire_next_1;
 wire _s5_qa_fire_next_3 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
-wire qa_win_open = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
+wire qa_win_ahead = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
 wire _s5_qa_fire_next_4 = |cur_win_end;
-wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
+wire _s5_qa_fire_next_5 = qa_win_ahead & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_trigger = s4_cur_reg[114];
 wire _s5_qa_fire_next_6 = cur_trigger | s4_is_loss_reg;
@@ -7604,10 +7606,13 @@ wire [26:0] c_ack_window = s32_early_reg ? s32_t_reg : _s33_c_ack_clamped_next_4
 wire [11:0] cur_avg_wtd = s4_cur_reg[127:116];
 wire _s2_t_38_next_0 = ~_s2_t_37_next_0;
 wire _s5_t_57_next_0 = cur_trigger | s4_is_loss_reg;
-wire [23:0] _s2_t_39_next_0 = nowq + trtt_q_units;
-wire [21:0] _s2_t_40_next_0 = {8'd0, s1_size_reg};
+wire [27:0] _s2_win_end_next_next_0 = s1_now_reg[27:0];
+wire [27:0] _s2_win_end_next_next_1 = {7'd0, trtt_c_ns};
+wire [27:0] win_end_next_sum = _s2_win_end_next_next_0 + _s2_win_end_next_next_1;
+wire [23:0] win_end_next = win_end_next_sum[27:4];
+wire [21:0] _s2_t_39_next_0 = {8'd0, s1_size_reg};
 wire [21:0] _s5_ignore_left1_next_0 = {1'd0, cur_ignore_left};
-wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
+wire [21:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_31_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[21];
 wire [20:0] _s5_ignore_left1_next_2 = ignore_diff[20:0];
 wire [20:0] ignore_left1 = _s5_ignore_left1_next_1 ? 21'h0 : _s5_ignore_left1_next_2;
@@ -7630,19 +7635,19 @@ wire _s12_t_21_next_0 = s11_ack_run_reg ? s11_fi_fire_reg : s11_cur_increase_reg
 wire _s6_t_40_next_0 = ~s5_qa_fire_reg;
 wire _s6_t_40_next_1 = s5_t_56_reg & _s6_t_40_next_0;
 wire _s6_t_40_next_2 = qa_used ? _s6_t_40_next_1 : s5_t_57_reg;
-wire [23:0] _s6_t_41_next_0 = s5_qa_roll_reg ? s5_t_58_reg : s5_cur_win_end_reg;
+wire [23:0] _s6_t_41_next_0 = s5_qa_roll_reg ? s5_win_end_next_reg : s5_cur_win_end_reg;
 wire [23:0] _s6_t_41_next_1 = qa_used ? _s6_t_41_next_0 : s5_cur_win_end_reg;
 wire [20:0] _s6_t_42_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 21'h0;
 wire [20:0] _s6_t_42_next_1 = ack_run ? _s6_t_42_next_0 : s5_cur_count_reg;
 wire [20:0] _s6_t_43_next_0 = qa_fired ? s5_unacked_reg : s5_ignore_left1_reg;
 wire [20:0] _s6_t_44_next_0 = s5_qa_roll_reg ? 21'h0 : s5_acked1_reg;
 wire [20:0] _s6_t_44_next_1 = qa_used ? _s6_t_44_next_0 : s5_acked1_reg;
-wire [2:0] _s2_t_42_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
-wire [2:0] _s2_t_42_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
-wire [2:0] _s2_t_42_next_2 = s1_ecn_reg ? _s2_t_42_next_0 : _s2_t_42_next_1;
+wire [2:0] _s2_t_41_next_0 = rtt_le_trtt ? 3'd1 : 3'd2;
+wire [2:0] _s2_t_41_next_1 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire [2:0] _s2_t_41_next_2 = s1_ecn_reg ? _s2_t_41_next_0 : _s2_t_41_next_1;
 wire _s5_core_case_next_0 = ~u_wtd_can_decrease;
 wire _s5_core_case_next_1 = s4_u_wtd_ecn_reg & _s5_core_case_next_0;
-wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_34_reg;
+wire [2:0] core_case = _s5_core_case_next_1 ? 3'd0 : s4_t_33_reg;
 wire [2:0] _s6_t_46_next_0 = qa_fired ? 3'd5 : 3'd7;
 wire [2:0] _s12_t_28_next_0 = fi_fired ? 3'd6 : s11_core_case_reg;
 wire [2:0] _s12_t_28_next_1 = s11_qa_fired_reg ? 3'd5 : _s12_t_28_next_0;
@@ -8845,7 +8850,7 @@ wire _ready_8 = _ready_5 | _ready_7;
 wire _ready_9 = ~_ready_8;
 wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{s1_now_reg[31:28], s1_now_reg[3:0], s9_qa_scaled_reg[37], s9_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s18_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s28_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s18_c_md_fd_prod_reg[39:0], _s13_t_14_next_3[27], _s33_c_ack_clamped_next_3[27], _s6_t_38_next_4[27], _s11_c_loss_all_next_4[27]};
+wire _unused = ^{s1_now_reg[31:28], s9_qa_scaled_reg[37], s9_qa_scaled_reg[9:0], s10_mi_base_prod_reg[10:0], s18_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], s8_md_raw_prod_reg[10:0], s28_fi_mi_prod_reg[10:0], s9_c_fd_prod_reg[39:0], s18_c_md_fd_prod_reg[39:0], _s13_t_14_next_3[27], _s33_c_ack_clamped_next_3[27], win_end_next_sum[3:0], _s6_t_38_next_4[27], _s11_c_loss_all_next_4[27]};
 
 smartt_wtd
 u_wtd (
@@ -9723,15 +9728,15 @@ assign s4_t_30_next = s3_t_21_reg;
 assign s5_t_55_next = s4_t_30_reg;
 assign s5_t_56_next = _s5_qa_fire_next_6;
 assign s5_t_57_next = _s5_t_57_next_0;
+assign s2_win_end_next_next = win_end_next;
+assign s3_win_end_next_next = s2_win_end_next_reg;
+assign s4_win_end_next_next = s3_win_end_next_reg;
+assign s5_win_end_next_next = s4_win_end_next_reg;
+assign s5_cur_win_end_next = cur_win_end;
+assign s5_cur_count_next = cur_count;
 assign s2_t_39_next = _s2_t_39_next_0;
 assign s3_t_22_next = s2_t_39_reg;
 assign s4_t_31_next = s3_t_22_reg;
-assign s5_t_58_next = s4_t_31_reg;
-assign s5_cur_win_end_next = cur_win_end;
-assign s5_cur_count_next = cur_count;
-assign s2_t_40_next = _s2_t_40_next_0;
-assign s3_t_23_next = s2_t_40_reg;
-assign s4_t_32_next = s3_t_23_reg;
 assign s2_unacked_next = s1_unacked_reg;
 assign s3_unacked_next = s2_unacked_reg;
 assign s4_unacked_next = s3_unacked_reg;
@@ -10026,11 +10031,11 @@ assign s30_t_10_next = s29_t_11_reg;
 assign s31_t_10_next = s30_t_10_reg;
 assign s32_t_8_next = s31_t_10_reg;
 assign s33_t_7_next = s32_t_8_reg;
-assign s2_t_41_next = _s2_t_37_next_0;
-assign s3_t_24_next = s2_t_41_reg;
-assign s4_t_33_next = s3_t_24_reg;
-assign s5_t_59_next = s4_t_33_reg;
-assign s6_t_45_next = s5_t_59_reg;
+assign s2_t_40_next = _s2_t_37_next_0;
+assign s3_t_23_next = s2_t_40_reg;
+assign s4_t_32_next = s3_t_23_reg;
+assign s5_t_58_next = s4_t_32_reg;
+assign s6_t_45_next = s5_t_58_reg;
 assign s7_t_42_next = s6_t_45_reg;
 assign s8_t_42_next = s7_t_42_reg;
 assign s9_t_35_next = s8_t_42_reg;
@@ -10058,9 +10063,9 @@ assign s30_t_11_next = s29_t_12_reg;
 assign s31_t_11_next = s30_t_11_reg;
 assign s32_t_9_next = s31_t_11_reg;
 assign s33_t_8_next = s32_t_9_reg;
-assign s2_t_42_next = _s2_t_42_next_2;
-assign s3_t_25_next = s2_t_42_reg;
-assign s4_t_34_next = s3_t_25_reg;
+assign s2_t_41_next = _s2_t_41_next_2;
+assign s3_t_24_next = s2_t_41_reg;
+assign s4_t_33_next = s3_t_24_reg;
 assign s5_core_case_next = core_case;
 assign s6_core_case_next = s5_core_case_reg;
 assign s7_core_case_next = s6_core_case_reg;
@@ -12151,15 +12156,15 @@ always @(posedge clk) begin
     s5_t_55_reg <= s5_t_55_next;
     s5_t_56_reg <= s5_t_56_next;
     s5_t_57_reg <= s5_t_57_next;
+    s2_win_end_next_reg <= s2_win_end_next_next;
+    s3_win_end_next_reg <= s3_win_end_next_next;
+    s4_win_end_next_reg <= s4_win_end_next_next;
+    s5_win_end_next_reg <= s5_win_end_next_next;
+    s5_cur_win_end_reg <= s5_cur_win_end_next;
+    s5_cur_count_reg <= s5_cur_count_next;
     s2_t_39_reg <= s2_t_39_next;
     s3_t_22_reg <= s3_t_22_next;
     s4_t_31_reg <= s4_t_31_next;
-    s5_t_58_reg <= s5_t_58_next;
-    s5_cur_win_end_reg <= s5_cur_win_end_next;
-    s5_cur_count_reg <= s5_cur_count_next;
-    s2_t_40_reg <= s2_t_40_next;
-    s3_t_23_reg <= s3_t_23_next;
-    s4_t_32_reg <= s4_t_32_next;
     s2_unacked_reg <= s2_unacked_next;
     s3_unacked_reg <= s3_unacked_next;
     s4_unacked_reg <= s4_unacked_next;
@@ -12454,10 +12459,10 @@ always @(posedge clk) begin
     s31_t_10_reg <= s31_t_10_next;
     s32_t_8_reg <= s32_t_8_next;
     s33_t_7_reg <= s33_t_7_next;
-    s2_t_41_reg <= s2_t_41_next;
-    s3_t_24_reg <= s3_t_24_next;
-    s4_t_33_reg <= s4_t_33_next;
-    s5_t_59_reg <= s5_t_59_next;
+    s2_t_40_reg <= s2_t_40_next;
+    s3_t_23_reg <= s3_t_23_next;
+    s4_t_32_reg <= s4_t_32_next;
+    s5_t_58_reg <= s5_t_58_next;
     s6_t_45_reg <= s6_t_45_next;
     s7_t_42_reg <= s7_t_42_next;
     s8_t_42_reg <= s8_t_42_next;
@@ -12486,9 +12491,9 @@ always @(posedge clk) begin
     s31_t_11_reg <= s31_t_11_next;
     s32_t_9_reg <= s32_t_9_next;
     s33_t_8_reg <= s33_t_8_next;
-    s2_t_42_reg <= s2_t_42_next;
-    s3_t_25_reg <= s3_t_25_next;
-    s4_t_34_reg <= s4_t_34_next;
+    s2_t_41_reg <= s2_t_41_next;
+    s3_t_24_reg <= s3_t_24_next;
+    s4_t_33_reg <= s4_t_33_next;
     s5_core_case_reg <= s5_core_case_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;

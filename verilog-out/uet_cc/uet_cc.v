@@ -67,10 +67,10 @@ module uet_cc #
     output wire m_result_error
 );
 
-// TARGET_RTT must be 8601..261888 (above the base RTT 8600 ns; below half the stamp cycle: 1023 units of 256 ns): a value out of that range stops elaboration here
+// TARGET_RTT must be 8601..261760 (above the base RTT 8600 ns; its window's end below half the stamp cycle ahead: 1023 units of 256 ns, less half a unit): a value out of that range stops elaboration here
 generate
-    if (TARGET_RTT < 8601 || TARGET_RTT > 261888) begin : target_rtt_out_of_range
-        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_261888 u_target_rtt_out_of_range ();
+    if (TARGET_RTT < 8601 || TARGET_RTT > 261760) begin : target_rtt_out_of_range
+        nicgen_parameter_TARGET_RTT_out_of_range_8601_to_261760 u_target_rtt_out_of_range ();
     end
 endgenerate
 // MI_GAIN must be 1..4194303 (the multiplier's 22 bits, sized for the default): a value out of that range stops elaboration here
@@ -1281,12 +1281,24 @@ reg  [23:0] s15_t_7_reg;  // stage 15 copy of t
 wire [23:0] s15_t_7_next;
 reg  [23:0] s16_md_cut_reg;  // stage 16 copy of md_cut
 wire [23:0] s16_md_cut_next;
-reg  [10:0] s2_nowq_reg;  // stage 2 copy of nowq
-wire [10:0] s2_nowq_next;
-reg  [10:0] s3_nowq_reg;  // stage 3 copy of nowq
-wire [10:0] s3_nowq_next;
-reg  [10:0] s4_nowq_reg;  // stage 4 copy of nowq
-wire [10:0] s4_nowq_next;
+reg  [10:0] s2_md_lo_reg;  // stage 2 copy of md_lo
+wire [10:0] s2_md_lo_next;
+reg  [10:0] s3_md_lo_reg;  // stage 3 copy of md_lo
+wire [10:0] s3_md_lo_next;
+reg  [10:0] s4_md_lo_reg;  // stage 4 copy of md_lo
+wire [10:0] s4_md_lo_next;
+reg  [10:0] s2_md_hi_reg;  // stage 2 copy of md_hi
+wire [10:0] s2_md_hi_next;
+reg  [10:0] s3_md_hi_reg;  // stage 3 copy of md_hi
+wire [10:0] s3_md_hi_next;
+reg  [10:0] s4_md_hi_reg;  // stage 4 copy of md_hi
+wire [10:0] s4_md_hi_next;
+reg  s2_md_wraps_reg;  // stage 2 copy of md_wraps
+wire s2_md_wraps_next;
+reg  s3_md_wraps_reg;  // stage 3 copy of md_wraps
+wire s3_md_wraps_next;
+reg  s4_md_wraps_reg;  // stage 4 copy of md_wraps
+wire s4_md_wraps_next;
 reg  s2_t_34_reg;  // stage 2 copy of t
 wire s2_t_34_next;
 reg  s3_t_17_reg;  // stage 3 copy of t
@@ -1417,6 +1429,24 @@ reg  [10:0] s4_t_22_reg;  // stage 4 copy of t
 wire [10:0] s4_t_22_next;
 reg  s5_recv_over_reg;  // stage 5 copy of recv_over
 wire s5_recv_over_next;
+reg  [10:0] s2_adj_lo_reg;  // stage 2 copy of adj_lo
+wire [10:0] s2_adj_lo_next;
+reg  [10:0] s3_adj_lo_reg;  // stage 3 copy of adj_lo
+wire [10:0] s3_adj_lo_next;
+reg  [10:0] s4_adj_lo_reg;  // stage 4 copy of adj_lo
+wire [10:0] s4_adj_lo_next;
+reg  [10:0] s2_adj_hi_reg;  // stage 2 copy of adj_hi
+wire [10:0] s2_adj_hi_next;
+reg  [10:0] s3_adj_hi_reg;  // stage 3 copy of adj_hi
+wire [10:0] s3_adj_hi_next;
+reg  [10:0] s4_adj_hi_reg;  // stage 4 copy of adj_hi
+wire [10:0] s4_adj_hi_next;
+reg  s2_adj_wraps_reg;  // stage 2 copy of adj_wraps
+wire s2_adj_wraps_next;
+reg  s3_adj_wraps_reg;  // stage 3 copy of adj_wraps
+wire s3_adj_wraps_next;
+reg  s4_adj_wraps_reg;  // stage 4 copy of adj_wraps
+wire s4_adj_wraps_next;
 reg  s5_adj_due_reg;  // stage 5 copy of adj_due
 wire s5_adj_due_next;
 reg  [20:0] s5_t_42_reg;  // stage 5 copy of t
@@ -2165,30 +2195,36 @@ reg  [15:0] s6_cur_lb_buf0_ev_reg;  // stage 6 copy of cur_lb_buf0_ev
 wire [15:0] s6_cur_lb_buf0_ev_next;
 reg  [15:0] s7_cur_lb_buf0_ev_reg;  // stage 7 copy of cur_lb_buf0_ev
 wire [15:0] s7_cur_lb_buf0_ev_next;
-reg  [10:0] s5_nowq_reg;  // stage 5 copy of nowq
-wire [10:0] s5_nowq_next;
-reg  [10:0] s6_nowq_reg;  // stage 6 copy of nowq
-wire [10:0] s6_nowq_next;
-reg  [10:0] s7_nowq_reg;  // stage 7 copy of nowq
-wire [10:0] s7_nowq_next;
-reg  [10:0] s8_nowq_reg;  // stage 8 copy of nowq
-wire [10:0] s8_nowq_next;
-reg  [10:0] s9_nowq_reg;  // stage 9 copy of nowq
-wire [10:0] s9_nowq_next;
-reg  [10:0] s10_nowq_reg;  // stage 10 copy of nowq
-wire [10:0] s10_nowq_next;
-reg  [10:0] s5_cur_cc_last_adj_reg;  // stage 5 copy of cur_cc_last_adj
-wire [10:0] s5_cur_cc_last_adj_next;
-reg  [10:0] s6_cur_cc_last_adj_reg;  // stage 6 copy of cur_cc_last_adj
-wire [10:0] s6_cur_cc_last_adj_next;
-reg  [10:0] s7_cur_cc_last_adj_reg;  // stage 7 copy of cur_cc_last_adj
-wire [10:0] s7_cur_cc_last_adj_next;
-reg  [10:0] s8_cur_cc_last_adj_reg;  // stage 8 copy of cur_cc_last_adj
-wire [10:0] s8_cur_cc_last_adj_next;
-reg  [10:0] s9_cur_cc_last_adj_reg;  // stage 9 copy of cur_cc_last_adj
-wire [10:0] s9_cur_cc_last_adj_next;
-reg  [10:0] s10_cur_cc_last_adj_reg;  // stage 10 copy of cur_cc_last_adj
-wire [10:0] s10_cur_cc_last_adj_next;
+reg  [10:0] s2_hold_end_next_reg;  // stage 2 copy of hold_end_next
+wire [10:0] s2_hold_end_next_next;
+reg  [10:0] s3_hold_end_next_reg;  // stage 3 copy of hold_end_next
+wire [10:0] s3_hold_end_next_next;
+reg  [10:0] s4_hold_end_next_reg;  // stage 4 copy of hold_end_next
+wire [10:0] s4_hold_end_next_next;
+reg  [10:0] s5_hold_end_next_reg;  // stage 5 copy of hold_end_next
+wire [10:0] s5_hold_end_next_next;
+reg  [10:0] s6_hold_end_next_reg;  // stage 6 copy of hold_end_next
+wire [10:0] s6_hold_end_next_next;
+reg  [10:0] s7_hold_end_next_reg;  // stage 7 copy of hold_end_next
+wire [10:0] s7_hold_end_next_next;
+reg  [10:0] s8_hold_end_next_reg;  // stage 8 copy of hold_end_next
+wire [10:0] s8_hold_end_next_next;
+reg  [10:0] s9_hold_end_next_reg;  // stage 9 copy of hold_end_next
+wire [10:0] s9_hold_end_next_next;
+reg  [10:0] s10_hold_end_next_reg;  // stage 10 copy of hold_end_next
+wire [10:0] s10_hold_end_next_next;
+reg  [10:0] s5_cur_cc_adj_end_reg;  // stage 5 copy of cur_cc_adj_end
+wire [10:0] s5_cur_cc_adj_end_next;
+reg  [10:0] s6_cur_cc_adj_end_reg;  // stage 6 copy of cur_cc_adj_end
+wire [10:0] s6_cur_cc_adj_end_next;
+reg  [10:0] s7_cur_cc_adj_end_reg;  // stage 7 copy of cur_cc_adj_end
+wire [10:0] s7_cur_cc_adj_end_next;
+reg  [10:0] s8_cur_cc_adj_end_reg;  // stage 8 copy of cur_cc_adj_end
+wire [10:0] s8_cur_cc_adj_end_next;
+reg  [10:0] s9_cur_cc_adj_end_reg;  // stage 9 copy of cur_cc_adj_end
+wire [10:0] s9_cur_cc_adj_end_next;
+reg  [10:0] s10_cur_cc_adj_end_reg;  // stage 10 copy of cur_cc_adj_end
+wire [10:0] s10_cur_cc_adj_end_next;
 reg  [9:0] s5_recv_sum_reg;  // stage 5 copy of recv_sum
 wire [9:0] s5_recv_sum_next;
 reg  [9:0] s6_t_50_reg;  // stage 6 copy of t
@@ -2263,18 +2299,18 @@ reg  s21_qa_fired_nscc_reg;  // stage 21 copy of qa_fired_nscc
 wire s21_qa_fired_nscc_next;
 reg  s22_qa_fired_nscc_reg;  // stage 22 copy of qa_fired_nscc
 wire s22_qa_fired_nscc_next;
-reg  [10:0] s5_cur_cc_last_md_reg;  // stage 5 copy of cur_cc_last_md
-wire [10:0] s5_cur_cc_last_md_next;
-reg  [10:0] s6_cur_cc_last_md_reg;  // stage 6 copy of cur_cc_last_md
-wire [10:0] s6_cur_cc_last_md_next;
-reg  [10:0] s7_cur_cc_last_md_reg;  // stage 7 copy of cur_cc_last_md
-wire [10:0] s7_cur_cc_last_md_next;
-reg  [10:0] s8_cur_cc_last_md_reg;  // stage 8 copy of cur_cc_last_md
-wire [10:0] s8_cur_cc_last_md_next;
-reg  [10:0] s9_cur_cc_last_md_reg;  // stage 9 copy of cur_cc_last_md
-wire [10:0] s9_cur_cc_last_md_next;
-reg  [10:0] s10_cur_cc_last_md_reg;  // stage 10 copy of cur_cc_last_md
-wire [10:0] s10_cur_cc_last_md_next;
+reg  [10:0] s5_cur_cc_md_end_reg;  // stage 5 copy of cur_cc_md_end
+wire [10:0] s5_cur_cc_md_end_next;
+reg  [10:0] s6_cur_cc_md_end_reg;  // stage 6 copy of cur_cc_md_end
+wire [10:0] s6_cur_cc_md_end_next;
+reg  [10:0] s7_cur_cc_md_end_reg;  // stage 7 copy of cur_cc_md_end
+wire [10:0] s7_cur_cc_md_end_next;
+reg  [10:0] s8_cur_cc_md_end_reg;  // stage 8 copy of cur_cc_md_end
+wire [10:0] s8_cur_cc_md_end_next;
+reg  [10:0] s9_cur_cc_md_end_reg;  // stage 9 copy of cur_cc_md_end
+wire [10:0] s9_cur_cc_md_end_next;
+reg  [10:0] s10_cur_cc_md_end_reg;  // stage 10 copy of cur_cc_md_end
+wire [10:0] s10_cur_cc_md_end_next;
 reg  [15:0] s5_cur_cc_avg_rtt_reg;  // stage 5 copy of cur_cc_avg_rtt
 wire [15:0] s5_cur_cc_avg_rtt_next;
 reg  s10_cur_cc_increase_reg;  // stage 10 copy of cur_cc_increase
@@ -2283,14 +2319,14 @@ reg  s5_t_51_reg;  // stage 5 copy of t
 wire s5_t_51_next;
 reg  s5_t_52_reg;  // stage 5 copy of t
 wire s5_t_52_next;
-reg  [10:0] s2_t_44_reg;  // stage 2 copy of t
-wire [10:0] s2_t_44_next;
-reg  [10:0] s3_t_27_reg;  // stage 3 copy of t
-wire [10:0] s3_t_27_next;
-reg  [10:0] s4_t_31_reg;  // stage 4 copy of t
-wire [10:0] s4_t_31_next;
-reg  [10:0] s5_t_53_reg;  // stage 5 copy of t
-wire [10:0] s5_t_53_next;
+reg  [10:0] s2_win_end_next_reg;  // stage 2 copy of win_end_next
+wire [10:0] s2_win_end_next_next;
+reg  [10:0] s3_win_end_next_reg;  // stage 3 copy of win_end_next
+wire [10:0] s3_win_end_next_next;
+reg  [10:0] s4_win_end_next_reg;  // stage 4 copy of win_end_next
+wire [10:0] s4_win_end_next_next;
+reg  [10:0] s5_win_end_next_reg;  // stage 5 copy of win_end_next
+wire [10:0] s5_win_end_next_next;
 reg  [10:0] s5_cur_cc_win_end_reg;  // stage 5 copy of cur_cc_win_end
 wire [10:0] s5_cur_cc_win_end_next;
 reg  [14:0] s5_cur_cc_count_reg;  // stage 5 copy of cur_cc_count
@@ -2305,12 +2341,12 @@ reg  [14:0] s9_t_23_reg;  // stage 9 copy of t
 wire [14:0] s9_t_23_next;
 reg  [14:0] s10_t_25_reg;  // stage 10 copy of t
 wire [14:0] s10_t_25_next;
-reg  [15:0] s2_t_45_reg;  // stage 2 copy of t
-wire [15:0] s2_t_45_next;
-reg  [15:0] s3_t_28_reg;  // stage 3 copy of t
-wire [15:0] s3_t_28_next;
-reg  [15:0] s4_t_32_reg;  // stage 4 copy of t
-wire [15:0] s4_t_32_next;
+reg  [15:0] s2_t_44_reg;  // stage 2 copy of t
+wire [15:0] s2_t_44_next;
+reg  [15:0] s3_t_27_reg;  // stage 3 copy of t
+wire [15:0] s3_t_27_next;
+reg  [15:0] s4_t_31_reg;  // stage 4 copy of t
+wire [15:0] s4_t_31_next;
 reg  [14:0] s5_ignore_left1_reg;  // stage 5 copy of ignore_left1
 wire [14:0] s5_ignore_left1_next;
 reg  [10:0] s11_t_19_reg;  // stage 11 copy of t
@@ -2693,34 +2729,34 @@ reg  s23_cc_active_reg;  // stage 23 copy of cc_active
 wire s23_cc_active_next;
 reg  s24_cc_active_reg;  // stage 24 copy of cc_active
 wire s24_cc_active_next;
-reg  [10:0] s11_cur_cc_last_adj_reg;  // stage 11 copy of cur_cc_last_adj
-wire [10:0] s11_cur_cc_last_adj_next;
-reg  [10:0] s12_cur_cc_last_adj_reg;  // stage 12 copy of cur_cc_last_adj
-wire [10:0] s12_cur_cc_last_adj_next;
-reg  [10:0] s13_cur_cc_last_adj_reg;  // stage 13 copy of cur_cc_last_adj
-wire [10:0] s13_cur_cc_last_adj_next;
-reg  [10:0] s14_cur_cc_last_adj_reg;  // stage 14 copy of cur_cc_last_adj
-wire [10:0] s14_cur_cc_last_adj_next;
-reg  [10:0] s15_cur_cc_last_adj_reg;  // stage 15 copy of cur_cc_last_adj
-wire [10:0] s15_cur_cc_last_adj_next;
-reg  [10:0] s16_cur_cc_last_adj_reg;  // stage 16 copy of cur_cc_last_adj
-wire [10:0] s16_cur_cc_last_adj_next;
-reg  [10:0] s17_cur_cc_last_adj_reg;  // stage 17 copy of cur_cc_last_adj
-wire [10:0] s17_cur_cc_last_adj_next;
-reg  [10:0] s18_cur_cc_last_adj_reg;  // stage 18 copy of cur_cc_last_adj
-wire [10:0] s18_cur_cc_last_adj_next;
-reg  [10:0] s19_cur_cc_last_adj_reg;  // stage 19 copy of cur_cc_last_adj
-wire [10:0] s19_cur_cc_last_adj_next;
-reg  [10:0] s20_cur_cc_last_adj_reg;  // stage 20 copy of cur_cc_last_adj
-wire [10:0] s20_cur_cc_last_adj_next;
-reg  [10:0] s21_cur_cc_last_adj_reg;  // stage 21 copy of cur_cc_last_adj
-wire [10:0] s21_cur_cc_last_adj_next;
-reg  [10:0] s22_cur_cc_last_adj_reg;  // stage 22 copy of cur_cc_last_adj
-wire [10:0] s22_cur_cc_last_adj_next;
-reg  [10:0] s23_cur_cc_last_adj_reg;  // stage 23 copy of cur_cc_last_adj
-wire [10:0] s23_cur_cc_last_adj_next;
-reg  [10:0] s24_cur_cc_last_adj_reg;  // stage 24 copy of cur_cc_last_adj
-wire [10:0] s24_cur_cc_last_adj_next;
+reg  [10:0] s11_cur_cc_adj_end_reg;  // stage 11 copy of cur_cc_adj_end
+wire [10:0] s11_cur_cc_adj_end_next;
+reg  [10:0] s12_cur_cc_adj_end_reg;  // stage 12 copy of cur_cc_adj_end
+wire [10:0] s12_cur_cc_adj_end_next;
+reg  [10:0] s13_cur_cc_adj_end_reg;  // stage 13 copy of cur_cc_adj_end
+wire [10:0] s13_cur_cc_adj_end_next;
+reg  [10:0] s14_cur_cc_adj_end_reg;  // stage 14 copy of cur_cc_adj_end
+wire [10:0] s14_cur_cc_adj_end_next;
+reg  [10:0] s15_cur_cc_adj_end_reg;  // stage 15 copy of cur_cc_adj_end
+wire [10:0] s15_cur_cc_adj_end_next;
+reg  [10:0] s16_cur_cc_adj_end_reg;  // stage 16 copy of cur_cc_adj_end
+wire [10:0] s16_cur_cc_adj_end_next;
+reg  [10:0] s17_cur_cc_adj_end_reg;  // stage 17 copy of cur_cc_adj_end
+wire [10:0] s17_cur_cc_adj_end_next;
+reg  [10:0] s18_cur_cc_adj_end_reg;  // stage 18 copy of cur_cc_adj_end
+wire [10:0] s18_cur_cc_adj_end_next;
+reg  [10:0] s19_cur_cc_adj_end_reg;  // stage 19 copy of cur_cc_adj_end
+wire [10:0] s19_cur_cc_adj_end_next;
+reg  [10:0] s20_cur_cc_adj_end_reg;  // stage 20 copy of cur_cc_adj_end
+wire [10:0] s20_cur_cc_adj_end_next;
+reg  [10:0] s21_cur_cc_adj_end_reg;  // stage 21 copy of cur_cc_adj_end
+wire [10:0] s21_cur_cc_adj_end_next;
+reg  [10:0] s22_cur_cc_adj_end_reg;  // stage 22 copy of cur_cc_adj_end
+wire [10:0] s22_cur_cc_adj_end_next;
+reg  [10:0] s23_cur_cc_adj_end_reg;  // stage 23 copy of cur_cc_adj_end
+wire [10:0] s23_cur_cc_adj_end_next;
+reg  [10:0] s24_cur_cc_adj_end_reg;  // stage 24 copy of cur_cc_adj_end
+wire [10:0] s24_cur_cc_adj_end_next;
 reg  [9:0] s11_cur_cc_recv_reg;  // stage 11 copy of cur_cc_recv
 wire [9:0] s11_cur_cc_recv_next;
 reg  [9:0] s12_cur_cc_recv_reg;  // stage 12 copy of cur_cc_recv
@@ -2753,34 +2789,34 @@ reg  [19:0] s23_cur_cc_inc_reg;  // stage 23 copy of cur_cc_inc
 wire [19:0] s23_cur_cc_inc_next;
 reg  [19:0] s24_cur_cc_inc_reg;  // stage 24 copy of cur_cc_inc
 wire [19:0] s24_cur_cc_inc_next;
-reg  [10:0] s11_cur_cc_last_md_reg;  // stage 11 copy of cur_cc_last_md
-wire [10:0] s11_cur_cc_last_md_next;
-reg  [10:0] s12_cur_cc_last_md_reg;  // stage 12 copy of cur_cc_last_md
-wire [10:0] s12_cur_cc_last_md_next;
-reg  [10:0] s13_cur_cc_last_md_reg;  // stage 13 copy of cur_cc_last_md
-wire [10:0] s13_cur_cc_last_md_next;
-reg  [10:0] s14_cur_cc_last_md_reg;  // stage 14 copy of cur_cc_last_md
-wire [10:0] s14_cur_cc_last_md_next;
-reg  [10:0] s15_cur_cc_last_md_reg;  // stage 15 copy of cur_cc_last_md
-wire [10:0] s15_cur_cc_last_md_next;
-reg  [10:0] s16_cur_cc_last_md_reg;  // stage 16 copy of cur_cc_last_md
-wire [10:0] s16_cur_cc_last_md_next;
-reg  [10:0] s17_cur_cc_last_md_reg;  // stage 17 copy of cur_cc_last_md
-wire [10:0] s17_cur_cc_last_md_next;
-reg  [10:0] s18_cur_cc_last_md_reg;  // stage 18 copy of cur_cc_last_md
-wire [10:0] s18_cur_cc_last_md_next;
-reg  [10:0] s19_cur_cc_last_md_reg;  // stage 19 copy of cur_cc_last_md
-wire [10:0] s19_cur_cc_last_md_next;
-reg  [10:0] s20_cur_cc_last_md_reg;  // stage 20 copy of cur_cc_last_md
-wire [10:0] s20_cur_cc_last_md_next;
-reg  [10:0] s21_cur_cc_last_md_reg;  // stage 21 copy of cur_cc_last_md
-wire [10:0] s21_cur_cc_last_md_next;
-reg  [10:0] s22_cur_cc_last_md_reg;  // stage 22 copy of cur_cc_last_md
-wire [10:0] s22_cur_cc_last_md_next;
-reg  [10:0] s23_cur_cc_last_md_reg;  // stage 23 copy of cur_cc_last_md
-wire [10:0] s23_cur_cc_last_md_next;
-reg  [10:0] s24_cur_cc_last_md_reg;  // stage 24 copy of cur_cc_last_md
-wire [10:0] s24_cur_cc_last_md_next;
+reg  [10:0] s11_cur_cc_md_end_reg;  // stage 11 copy of cur_cc_md_end
+wire [10:0] s11_cur_cc_md_end_next;
+reg  [10:0] s12_cur_cc_md_end_reg;  // stage 12 copy of cur_cc_md_end
+wire [10:0] s12_cur_cc_md_end_next;
+reg  [10:0] s13_cur_cc_md_end_reg;  // stage 13 copy of cur_cc_md_end
+wire [10:0] s13_cur_cc_md_end_next;
+reg  [10:0] s14_cur_cc_md_end_reg;  // stage 14 copy of cur_cc_md_end
+wire [10:0] s14_cur_cc_md_end_next;
+reg  [10:0] s15_cur_cc_md_end_reg;  // stage 15 copy of cur_cc_md_end
+wire [10:0] s15_cur_cc_md_end_next;
+reg  [10:0] s16_cur_cc_md_end_reg;  // stage 16 copy of cur_cc_md_end
+wire [10:0] s16_cur_cc_md_end_next;
+reg  [10:0] s17_cur_cc_md_end_reg;  // stage 17 copy of cur_cc_md_end
+wire [10:0] s17_cur_cc_md_end_next;
+reg  [10:0] s18_cur_cc_md_end_reg;  // stage 18 copy of cur_cc_md_end
+wire [10:0] s18_cur_cc_md_end_next;
+reg  [10:0] s19_cur_cc_md_end_reg;  // stage 19 copy of cur_cc_md_end
+wire [10:0] s19_cur_cc_md_end_next;
+reg  [10:0] s20_cur_cc_md_end_reg;  // stage 20 copy of cur_cc_md_end
+wire [10:0] s20_cur_cc_md_end_next;
+reg  [10:0] s21_cur_cc_md_end_reg;  // stage 21 copy of cur_cc_md_end
+wire [10:0] s21_cur_cc_md_end_next;
+reg  [10:0] s22_cur_cc_md_end_reg;  // stage 22 copy of cur_cc_md_end
+wire [10:0] s22_cur_cc_md_end_next;
+reg  [10:0] s23_cur_cc_md_end_reg;  // stage 23 copy of cur_cc_md_end
+wire [10:0] s23_cur_cc_md_end_next;
+reg  [10:0] s24_cur_cc_md_end_reg;  // stage 24 copy of cur_cc_md_end
+wire [10:0] s24_cur_cc_md_end_next;
 reg  [15:0] s6_cur_cc_avg_rtt_reg;  // stage 6 copy of cur_cc_avg_rtt
 wire [15:0] s6_cur_cc_avg_rtt_next;
 reg  [15:0] s7_cur_cc_avg_rtt_reg;  // stage 7 copy of cur_cc_avg_rtt
@@ -3795,14 +3831,14 @@ reg  [15:0] s23_t_34_reg;  // stage 23 copy of t
 wire [15:0] s23_t_34_next;
 reg  [15:0] s24_t_33_reg;  // stage 24 copy of t
 wire [15:0] s24_t_33_next;
-reg  s2_t_46_reg;  // stage 2 copy of t
-wire s2_t_46_next;
-reg  s3_t_29_reg;  // stage 3 copy of t
-wire s3_t_29_next;
-reg  s4_t_33_reg;  // stage 4 copy of t
-wire s4_t_33_next;
-reg  s5_t_54_reg;  // stage 5 copy of t
-wire s5_t_54_next;
+reg  s2_t_45_reg;  // stage 2 copy of t
+wire s2_t_45_next;
+reg  s3_t_28_reg;  // stage 3 copy of t
+wire s3_t_28_next;
+reg  s4_t_32_reg;  // stage 4 copy of t
+wire s4_t_32_next;
+reg  s5_t_53_reg;  // stage 5 copy of t
+wire s5_t_53_next;
 reg  s2_ecn_reg;  // stage 2 copy of ecn
 wire s2_ecn_next;
 reg  s3_ecn_reg;  // stage 3 copy of ecn
@@ -3811,14 +3847,14 @@ reg  s4_ecn_reg;  // stage 4 copy of ecn
 wire s4_ecn_next;
 reg  s5_ecn_reg;  // stage 5 copy of ecn
 wire s5_ecn_next;
-reg  [2:0] s2_t_47_reg;  // stage 2 copy of t
-wire [2:0] s2_t_47_next;
-reg  [2:0] s3_t_30_reg;  // stage 3 copy of t
-wire [2:0] s3_t_30_next;
-reg  [2:0] s4_t_34_reg;  // stage 4 copy of t
-wire [2:0] s4_t_34_next;
-reg  [2:0] s5_t_55_reg;  // stage 5 copy of t
-wire [2:0] s5_t_55_next;
+reg  [2:0] s2_t_46_reg;  // stage 2 copy of t
+wire [2:0] s2_t_46_next;
+reg  [2:0] s3_t_29_reg;  // stage 3 copy of t
+wire [2:0] s3_t_29_next;
+reg  [2:0] s4_t_33_reg;  // stage 4 copy of t
+wire [2:0] s4_t_33_next;
+reg  [2:0] s5_t_54_reg;  // stage 5 copy of t
+wire [2:0] s5_t_54_next;
 reg  [2:0] s6_core_case_reg;  // stage 6 copy of core_case
 wire [2:0] s6_core_case_next;
 reg  [2:0] s7_core_case_reg;  // stage 7 copy of core_case
@@ -4837,9 +4873,11 @@ wire [14:0] acked_in = s4_t_5_reg ? acked1 : cur_cc_acked;
 wire [10:0] nowq = s1_now_reg[18:8];
 wire [10:0] qa_win_lo = nowq + 11'd1;
 wire [20:0] _s2_qa_win_hi_next_0 = {1'd0, TARGET_RTT[19:0]};
-wire [20:0] _s2_qa_win_hi_next_1 = _s2_qa_win_hi_next_0 + 21'hff;
-wire [20:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 >> 8;
-wire [10:0] trtt_q_units = _s2_qa_win_hi_next_2[10:0];
+wire [20:0] trtt_c_ns = _s2_qa_win_hi_next_0 + 21'h80;
+wire [21:0] _s2_qa_win_hi_next_1 = {1'd0, trtt_c_ns};
+wire [21:0] _s2_qa_win_hi_next_2 = _s2_qa_win_hi_next_1 + 22'hff;
+wire [21:0] _s2_qa_win_hi_next_3 = _s2_qa_win_hi_next_2 >> 8;
+wire [10:0] trtt_q_units = _s2_qa_win_hi_next_3[10:0];
 wire [10:0] qa_win_hi = nowq + trtt_q_units;
 wire [10:0] trtt_q_wrap = 11'd0 - trtt_q_units;
 wire _s2_qa_win_wraps_next_0 = trtt_q_wrap <= nowq;
@@ -4851,9 +4889,9 @@ wire _s5_qa_fire_next_0 = s4_qa_win_lo_reg <= cur_cc_win_end;
 wire _s5_qa_fire_next_1 = cur_cc_win_end <= s4_qa_win_hi_reg;
 wire _s5_qa_fire_next_2 = _s5_qa_fire_next_0 | _s5_qa_fire_next_1;
 wire _s5_qa_fire_next_3 = _s5_qa_fire_next_0 & _s5_qa_fire_next_1;
-wire qa_win_open = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
+wire qa_win_ahead = s4_qa_win_wraps_reg ? _s5_qa_fire_next_2 : _s5_qa_fire_next_3;
 wire _s5_qa_fire_next_4 = |cur_cc_win_end;
-wire _s5_qa_fire_next_5 = qa_win_open & _s5_qa_fire_next_4;
+wire _s5_qa_fire_next_5 = qa_win_ahead & _s5_qa_fire_next_4;
 wire qa_roll = ~_s5_qa_fire_next_5;
 wire cur_cc_trigger = s4_cur_reg[80];
 wire _s5_qa_fire_next_6 = cur_cc_trigger | s4_t_6_reg;
@@ -8587,16 +8625,25 @@ wire [23:0] _s16_md_cut_next_3 = _s16_md_cut_next_0[23:0];
 wire _s16_md_cut_next_4 = s15_t_7_reg < _s16_md_cut_next_3;
 wire _s16_md_cut_next_5 = _s16_md_cut_next_2 | _s16_md_cut_next_4;
 wire [23:0] md_cut = _s16_md_cut_next_5 ? s15_t_7_reg : _s16_md_cut_next_3;
+wire [10:0] md_lo = nowq + 11'd1;
+wire [10:0] md_hi = nowq + 11'd35;
+wire _s2_md_wraps_next_0 = 11'd2013 <= nowq;
+wire _s2_md_wraps_next_1 = nowq != 11'd2047;
+wire md_wraps = _s2_md_wraps_next_0 & _s2_md_wraps_next_1;
 wire rtt_le_trtt = s1_rtt_reg <= TARGET_RTT[19:0];
 wire _s2_t_34_next_0 = ~rtt_le_trtt;
 wire _s2_t_34_next_1 = s1_ecn_reg & _s2_t_34_next_0;
-wire [10:0] cur_cc_last_md = s4_cur_reg[108:98];
-wire [10:0] _s5_t_41_next_0 = s4_nowq_reg - cur_cc_last_md;
-wire _s5_t_41_next_1 = 11'd34 < _s5_t_41_next_0;
-wire _s5_t_41_next_2 = |cur_cc_last_md;
-wire _s5_t_41_next_3 = ~_s5_t_41_next_2;
-wire _s5_t_41_next_4 = _s5_t_41_next_1 | _s5_t_41_next_3;
-wire _s5_t_41_next_5 = s4_t_21_reg & _s5_t_41_next_4;
+wire [10:0] cur_cc_md_end = s4_cur_reg[108:98];
+wire _s5_t_41_next_0 = s4_md_lo_reg <= cur_cc_md_end;
+wire _s5_t_41_next_1 = cur_cc_md_end <= s4_md_hi_reg;
+wire _s5_t_41_next_2 = _s5_t_41_next_0 | _s5_t_41_next_1;
+wire _s5_t_41_next_3 = _s5_t_41_next_0 & _s5_t_41_next_1;
+wire md_ahead = s4_md_wraps_reg ? _s5_t_41_next_2 : _s5_t_41_next_3;
+wire _s5_t_41_next_4 = ~md_ahead;
+wire _s5_t_41_next_5 = |cur_cc_md_end;
+wire _s5_t_41_next_6 = ~_s5_t_41_next_5;
+wire _s5_t_41_next_7 = _s5_t_41_next_4 | _s5_t_41_next_6;
+wire _s5_t_41_next_8 = s4_t_21_reg & _s5_t_41_next_7;
 wire _s6_md_ok_next_0 = TARGET_RTT[19:0] < _s6_recip_avg_lead_next_10;
 wire md_ok = s5_t_41_reg & _s6_md_ok_next_0;
 wire [23:0] _s17_c_core_next_0 = s16_cur_cc_c_reg - s16_md_cut_reg;
@@ -8620,12 +8667,21 @@ wire _s5_recv_over_next_2 = _s5_recv_over_next_1;
 wire [9:0] _s5_recv_over_next_3 = recv_no_wrap_sum[9:0];
 wire [9:0] recv_sum = _s5_recv_over_next_2 ? 10'd1023 : _s5_recv_over_next_3;
 wire recv_over = 10'd512 < recv_sum;
-wire [10:0] cur_cc_last_adj = s4_cur_reg[149:139];
-wire [10:0] _s5_adj_due_next_0 = s4_nowq_reg - cur_cc_last_adj;
-wire _s5_adj_due_next_1 = 11'd34 < _s5_adj_due_next_0;
-wire _s5_adj_due_next_2 = |cur_cc_last_adj;
-wire _s5_adj_due_next_3 = ~_s5_adj_due_next_2;
-wire adj_due = _s5_adj_due_next_1 | _s5_adj_due_next_3;
+wire [10:0] adj_lo = nowq + 11'd1;
+wire [10:0] adj_hi = nowq + 11'd35;
+wire _s2_adj_wraps_next_0 = 11'd2013 <= nowq;
+wire _s2_adj_wraps_next_1 = nowq != 11'd2047;
+wire adj_wraps = _s2_adj_wraps_next_0 & _s2_adj_wraps_next_1;
+wire [10:0] cur_cc_adj_end = s4_cur_reg[149:139];
+wire _s5_adj_due_next_0 = s4_adj_lo_reg <= cur_cc_adj_end;
+wire _s5_adj_due_next_1 = cur_cc_adj_end <= s4_adj_hi_reg;
+wire _s5_adj_due_next_2 = _s5_adj_due_next_0 | _s5_adj_due_next_1;
+wire _s5_adj_due_next_3 = _s5_adj_due_next_0 & _s5_adj_due_next_1;
+wire adj_ahead = s4_adj_wraps_reg ? _s5_adj_due_next_2 : _s5_adj_due_next_3;
+wire _s5_adj_due_next_4 = ~adj_ahead;
+wire _s5_adj_due_next_5 = |cur_cc_adj_end;
+wire _s5_adj_due_next_6 = ~_s5_adj_due_next_5;
+wire adj_due = _s5_adj_due_next_4 | _s5_adj_due_next_6;
 wire [19:0] cur_cc_inc = s4_cur_reg[128:109];
 wire [20:0] _s5_t_42_next_0 = {1'd0, cur_cc_inc};
 wire _s2_t_36_next_0 = ~s1_ecn_reg;
@@ -8722,28 +8778,34 @@ wire _s2_t_43_next_0 = s1_kind_reg == 3'd0;
 wire [7:0] cur_lb_explore = s4_cur_reg[342:335];
 wire cur_lb_frozen = s4_cur_reg[334];
 wire [31:0] cur_lb_exit_freeze = s4_cur_reg[333:302];
+wire [18:0] _s2_hold_end_next_next_0 = s1_now_reg[18:0];
+wire [18:0] hold_end_next_sum = _s2_hold_end_next_next_0 + 19'h2218;
+wire [10:0] hold_end_next = hold_end_next_sum[18:8];
 wire [9:0] _s6_t_50_next_0 = fulfill ? 10'd0 : s5_recv_sum_reg;
 wire _s11_core_step_next_0 = ~early;
 wire core_step = s10_ack_run_reg & _s11_core_step_next_0;
 wire _s5_t_52_next_0 = cur_cc_trigger | s4_t_6_reg;
-wire [10:0] _s2_t_44_next_0 = nowq + trtt_q_units;
+wire [18:0] _s2_win_end_next_next_0 = s1_now_reg[18:0];
+wire [18:0] _s2_win_end_next_next_1 = trtt_c_ns[18:0];
+wire [18:0] win_end_next_sum = _s2_win_end_next_next_0 + _s2_win_end_next_next_1;
+wire [10:0] win_end_next = win_end_next_sum[18:8];
 wire [14:0] _s6_t_51_next_0 = s5_fi_uncongested_reg ? s5_fi_count_sum_reg : 15'd0;
 wire [14:0] _s6_t_51_next_1 = ack_run ? _s6_t_51_next_0 : s5_cur_cc_count_reg;
-wire [15:0] _s2_t_45_next_0 = {7'd0, size_units};
+wire [15:0] _s2_t_44_next_0 = {7'd0, size_units};
 wire [15:0] _s5_ignore_left1_next_0 = {1'd0, cur_cc_ignore_left};
-wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_32_reg;
+wire [15:0] ignore_diff = _s5_ignore_left1_next_0 - s4_t_31_reg;
 wire _s5_ignore_left1_next_1 = ignore_diff[15];
 wire [14:0] _s5_ignore_left1_next_2 = ignore_diff[14:0];
 wire [14:0] ignore_left1 = _s5_ignore_left1_next_1 ? 15'd0 : _s5_ignore_left1_next_2;
 wire _s11_t_19_next_0 = core_step & s10_fulfill_reg;
-wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_nowq_reg : s10_cur_cc_last_adj_reg;
+wire [10:0] _s11_t_19_next_1 = _s11_t_19_next_0 ? s10_hold_end_next_reg : s10_cur_cc_adj_end_reg;
 wire [9:0] _s11_t_20_next_0 = core_step ? s10_t_24_reg : s10_cur_cc_recv_reg;
 wire [9:0] _s11_t_20_next_1 = s10_qa_fired_nscc_reg ? 10'd0 : _s11_t_20_next_0;
 wire [19:0] _s23_t_5_next_0 = s22_fulfill_reg ? 20'h0 : s22_inc_acc_reg;
 wire [19:0] _s23_t_5_next_1 = s22_core_step_reg ? _s23_t_5_next_0 : s22_cur_cc_inc_reg;
 wire [19:0] _s23_t_5_next_2 = s22_qa_fired_nscc_reg ? 20'h0 : _s23_t_5_next_1;
 wire md_fired = core_step & s10_md_ok_reg;
-wire [10:0] _s11_t_21_next_0 = md_fired ? s10_nowq_reg : s10_cur_cc_last_md_reg;
+wire [10:0] _s11_t_21_next_0 = md_fired ? s10_hold_end_next_reg : s10_cur_cc_md_end_reg;
 wire [15:0] _s6_t_52_next_0 = ack_run ? s5_avg_new_reg : s5_cur_cc_avg_rtt_reg;
 wire _s11_t_23_next_0 = s10_ack_run_reg ? s10_fi_fire_reg : s10_cur_cc_increase_reg;
 wire _s11_t_23_next_1 = ~md_fired;
@@ -8751,7 +8813,7 @@ wire _s11_t_23_next_2 = _s11_t_23_next_0 & _s11_t_23_next_1;
 wire _s6_t_53_next_0 = ~s5_qa_fire_reg;
 wire _s6_t_53_next_1 = s5_t_51_reg & _s6_t_53_next_0;
 wire _s6_t_53_next_2 = qa_used_nscc ? _s6_t_53_next_1 : s5_t_52_reg;
-wire [10:0] _s6_t_54_next_0 = s5_qa_roll_reg ? s5_t_53_reg : s5_cur_cc_win_end_reg;
+wire [10:0] _s6_t_54_next_0 = s5_qa_roll_reg ? s5_win_end_next_reg : s5_cur_cc_win_end_reg;
 wire [10:0] _s6_t_54_next_1 = qa_used_nscc ? _s6_t_54_next_0 : s5_cur_cc_win_end_reg;
 wire [14:0] _s11_t_26_next_0 = md_fired ? 15'd0 : s10_t_25_reg;
 wire [20:0] cc_unacked = s5_inflight_next_reg;
@@ -8827,24 +8889,24 @@ wire lb_new_buf0_valid = _s8_t_34_next_2[16];
 wire _s8_t_53_next_0 = 1'd1 ? lb_new_buf0_valid : s7_cur_lb_buf0_valid_reg;
 wire [15:0] lb_new_buf0_ev = _s8_t_34_next_2[15:0];
 wire [15:0] _s8_t_54_next_0 = 1'd1 ? lb_new_buf0_ev : s7_cur_lb_buf0_ev_reg;
-wire _s2_t_46_next_0 = ~_s2_t_43_next_0;
-wire [2:0] _s2_t_47_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
+wire _s2_t_45_next_0 = ~_s2_t_43_next_0;
+wire [2:0] _s2_t_46_next_0 = rtt_le_trtt ? 3'd4 : 3'd3;
 wire [2:0] _s6_core_case_next_0 = md_ok ? 3'd2 : 3'd0;
-wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_55_reg;
+wire [2:0] core_case = s5_ecn_reg ? _s6_core_case_next_0 : s5_t_54_reg;
 wire [2:0] _s6_t_57_next_0 = timeout_ignored ? 3'd0 : 3'd7;
 wire [2:0] _s6_t_57_next_1 = qa_fired_nscc ? 3'd5 : _s6_t_57_next_0;
 wire [23:0] c_open = 24'h9d7880;
 wire [149:0] _s25_t_next_0 = {11'd0, 10'd0, 20'h0, 11'd0, 16'd8600, 1'd0, 1'd0, 11'd0, 15'd0, 15'd0, 15'd0, c_open};
 wire [149:0] _s25_t_next_1 = {s24_t_2_reg, s24_t_3_reg, s24_t_4_reg, s24_t_5_reg, s24_t_6_reg, s24_t_7_reg, s24_t_8_reg, s24_t_9_reg, s24_t_10_reg, s24_t_11_reg, s24_t_12_reg, c_new};
 wire [149:0] _s25_t_next_2 = s24_t_reg ? _s25_t_next_0 : _s25_t_next_1;
-wire [10:0] cc_new_last_adj = _s25_t_next_2[149:139];
-wire [10:0] _s25_t_next_3 = s24_cc_active_reg ? cc_new_last_adj : s24_cur_cc_last_adj_reg;
+wire [10:0] cc_new_adj_end = _s25_t_next_2[149:139];
+wire [10:0] _s25_t_next_3 = s24_cc_active_reg ? cc_new_adj_end : s24_cur_cc_adj_end_reg;
 wire [9:0] cc_new_recv = _s25_t_next_2[138:129];
 wire [9:0] _s25_t_next_4 = s24_cc_active_reg ? cc_new_recv : s24_cur_cc_recv_reg;
 wire [19:0] cc_new_inc = _s25_t_next_2[128:109];
 wire [19:0] _s25_t_next_5 = s24_cc_active_reg ? cc_new_inc : s24_cur_cc_inc_reg;
-wire [10:0] cc_new_last_md = _s25_t_next_2[108:98];
-wire [10:0] _s25_t_next_6 = s24_cc_active_reg ? cc_new_last_md : s24_cur_cc_last_md_reg;
+wire [10:0] cc_new_md_end = _s25_t_next_2[108:98];
+wire [10:0] _s25_t_next_6 = s24_cc_active_reg ? cc_new_md_end : s24_cur_cc_md_end_reg;
 wire [15:0] cc_new_avg_rtt = _s25_t_next_2[97:82];
 wire [15:0] _s25_t_next_7 = s24_cc_active_reg ? cc_new_avg_rtt : s24_cur_cc_avg_rtt_reg;
 wire cc_new_increase = _s25_t_next_2[81];
@@ -8932,7 +8994,7 @@ wire [31:0] lfsr_drawn = _s8_t_56_next_62 ? _s8_t_56_next_64 : _s8_t_56_next_63;
 wire [15:0] _s8_t_56_next_65 = lfsr_drawn[15:0];
 wire [15:0] _s8_t_56_next_66 = explored ? _s8_t_56_next_65 : s7_take_ev_reg;
 wire [15:0] _s8_t_56_next_67 = s7_t_27_reg ? _s8_t_56_next_66 : 16'd0;
-wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_54_reg;
+wire _s6_t_58_next_0 = s5_frozen1_reg & s5_t_53_reg;
 wire [2:0] _s11_case_result_next_0 = fi_fired ? 3'd6 : s10_core_case_reg;
 wire [2:0] _s11_case_result_next_1 = s10_qa_fired_nscc_reg ? 3'd5 : _s11_case_result_next_0;
 wire [2:0] _s11_case_result_next_2 = s10_ack_run_reg ? _s11_case_result_next_1 : 3'd0;
@@ -10273,7 +10335,7 @@ wire [11:0] _state_rd_0 = in_conn_reg[11:0];
 wire _u_cbuf_take_0 = ~s6_exploring_reg;
 wire _u_cbuf_take_1 = s6_t_46_reg & _u_cbuf_take_0;
 // bits dropped on purpose (rounding, wrap-around)
-wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], s1_now_reg[7:0], _s2_qa_win_hi_next_2[20:11], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], _s6_t_55_next_1[5:0]};
+wire _unused = ^{_s2_t_3_next_1[5:0], s1_now_reg[31:19], _s2_qa_win_hi_next_3[21:11], s8_qa_scaled_reg[37], s8_qa_scaled_reg[12:0], _s2_t_9_next_1[5:0], s9_c_qa_reg[8:0], s10_mi_base_prod_reg[10:0], s17_mi_raw_prod_reg[10:0], s10_fi_c_prod_reg[10:0], avg_row_carry[22], avg_sum[2:0], s11_md_frac_prod_reg[10:0], s15_md_red_prod_reg[15:0], _s2_t_35_next_1[5:0], _s12_t_15_next_3[24], _s24_c_ack_clamped_next_3[24], _s7_t_25_next_4[24], _s10_c_loss_all_next_4[24], hold_end_next_sum[7:0], trtt_c_ns[20:19], win_end_next_sum[7:0], _s6_t_55_next_1[5:0]};
 
 reps_freeze
 u_freeze (
@@ -10757,13 +10819,19 @@ assign s13_t_7_next = s12_t_12_reg;
 assign s14_t_7_next = s13_t_7_reg;
 assign s15_t_7_next = s14_t_7_reg;
 assign s16_md_cut_next = md_cut;
-assign s2_nowq_next = nowq;
-assign s3_nowq_next = s2_nowq_reg;
-assign s4_nowq_next = s3_nowq_reg;
+assign s2_md_lo_next = md_lo;
+assign s3_md_lo_next = s2_md_lo_reg;
+assign s4_md_lo_next = s3_md_lo_reg;
+assign s2_md_hi_next = md_hi;
+assign s3_md_hi_next = s2_md_hi_reg;
+assign s4_md_hi_next = s3_md_hi_reg;
+assign s2_md_wraps_next = md_wraps;
+assign s3_md_wraps_next = s2_md_wraps_reg;
+assign s4_md_wraps_next = s3_md_wraps_reg;
 assign s2_t_34_next = _s2_t_34_next_1;
 assign s3_t_17_next = s2_t_34_reg;
 assign s4_t_21_next = s3_t_17_reg;
-assign s5_t_41_next = _s5_t_41_next_5;
+assign s5_t_41_next = _s5_t_41_next_8;
 assign s6_cur_cc_c_next = s5_cur_cc_c_reg;
 assign s7_cur_cc_c_next = s6_cur_cc_c_reg;
 assign s8_cur_cc_c_next = s7_cur_cc_c_reg;
@@ -10825,6 +10893,15 @@ assign s2_t_35_next = _s2_t_35_next_2;
 assign s3_t_18_next = s2_t_35_reg;
 assign s4_t_22_next = s3_t_18_reg;
 assign s5_recv_over_next = recv_over;
+assign s2_adj_lo_next = adj_lo;
+assign s3_adj_lo_next = s2_adj_lo_reg;
+assign s4_adj_lo_next = s3_adj_lo_reg;
+assign s2_adj_hi_next = adj_hi;
+assign s3_adj_hi_next = s2_adj_hi_reg;
+assign s4_adj_hi_next = s3_adj_hi_reg;
+assign s2_adj_wraps_next = adj_wraps;
+assign s3_adj_wraps_next = s2_adj_wraps_reg;
+assign s4_adj_wraps_next = s3_adj_wraps_reg;
 assign s5_adj_due_next = adj_due;
 assign s5_t_42_next = _s5_t_42_next_0;
 assign s6_t_44_next = s5_t_42_reg;
@@ -11195,18 +11272,21 @@ assign s7_cur_lb_buf0_valid_next = s6_cur_lb_buf0_valid_reg;
 assign s5_cur_lb_buf0_ev_next = cur_lb_buf0_ev;
 assign s6_cur_lb_buf0_ev_next = s5_cur_lb_buf0_ev_reg;
 assign s7_cur_lb_buf0_ev_next = s6_cur_lb_buf0_ev_reg;
-assign s5_nowq_next = s4_nowq_reg;
-assign s6_nowq_next = s5_nowq_reg;
-assign s7_nowq_next = s6_nowq_reg;
-assign s8_nowq_next = s7_nowq_reg;
-assign s9_nowq_next = s8_nowq_reg;
-assign s10_nowq_next = s9_nowq_reg;
-assign s5_cur_cc_last_adj_next = cur_cc_last_adj;
-assign s6_cur_cc_last_adj_next = s5_cur_cc_last_adj_reg;
-assign s7_cur_cc_last_adj_next = s6_cur_cc_last_adj_reg;
-assign s8_cur_cc_last_adj_next = s7_cur_cc_last_adj_reg;
-assign s9_cur_cc_last_adj_next = s8_cur_cc_last_adj_reg;
-assign s10_cur_cc_last_adj_next = s9_cur_cc_last_adj_reg;
+assign s2_hold_end_next_next = hold_end_next;
+assign s3_hold_end_next_next = s2_hold_end_next_reg;
+assign s4_hold_end_next_next = s3_hold_end_next_reg;
+assign s5_hold_end_next_next = s4_hold_end_next_reg;
+assign s6_hold_end_next_next = s5_hold_end_next_reg;
+assign s7_hold_end_next_next = s6_hold_end_next_reg;
+assign s8_hold_end_next_next = s7_hold_end_next_reg;
+assign s9_hold_end_next_next = s8_hold_end_next_reg;
+assign s10_hold_end_next_next = s9_hold_end_next_reg;
+assign s5_cur_cc_adj_end_next = cur_cc_adj_end;
+assign s6_cur_cc_adj_end_next = s5_cur_cc_adj_end_reg;
+assign s7_cur_cc_adj_end_next = s6_cur_cc_adj_end_reg;
+assign s8_cur_cc_adj_end_next = s7_cur_cc_adj_end_reg;
+assign s9_cur_cc_adj_end_next = s8_cur_cc_adj_end_reg;
+assign s10_cur_cc_adj_end_next = s9_cur_cc_adj_end_reg;
 assign s5_recv_sum_next = recv_sum;
 assign s6_t_50_next = _s6_t_50_next_0;
 assign s7_t_30_next = s6_t_50_reg;
@@ -11244,20 +11324,20 @@ assign s19_qa_fired_nscc_next = s18_qa_fired_nscc_reg;
 assign s20_qa_fired_nscc_next = s19_qa_fired_nscc_reg;
 assign s21_qa_fired_nscc_next = s20_qa_fired_nscc_reg;
 assign s22_qa_fired_nscc_next = s21_qa_fired_nscc_reg;
-assign s5_cur_cc_last_md_next = cur_cc_last_md;
-assign s6_cur_cc_last_md_next = s5_cur_cc_last_md_reg;
-assign s7_cur_cc_last_md_next = s6_cur_cc_last_md_reg;
-assign s8_cur_cc_last_md_next = s7_cur_cc_last_md_reg;
-assign s9_cur_cc_last_md_next = s8_cur_cc_last_md_reg;
-assign s10_cur_cc_last_md_next = s9_cur_cc_last_md_reg;
+assign s5_cur_cc_md_end_next = cur_cc_md_end;
+assign s6_cur_cc_md_end_next = s5_cur_cc_md_end_reg;
+assign s7_cur_cc_md_end_next = s6_cur_cc_md_end_reg;
+assign s8_cur_cc_md_end_next = s7_cur_cc_md_end_reg;
+assign s9_cur_cc_md_end_next = s8_cur_cc_md_end_reg;
+assign s10_cur_cc_md_end_next = s9_cur_cc_md_end_reg;
 assign s5_cur_cc_avg_rtt_next = cur_cc_avg_rtt;
 assign s10_cur_cc_increase_next = s9_cur_cc_increase_reg;
 assign s5_t_51_next = _s5_qa_fire_next_6;
 assign s5_t_52_next = _s5_t_52_next_0;
-assign s2_t_44_next = _s2_t_44_next_0;
-assign s3_t_27_next = s2_t_44_reg;
-assign s4_t_31_next = s3_t_27_reg;
-assign s5_t_53_next = s4_t_31_reg;
+assign s2_win_end_next_next = win_end_next;
+assign s3_win_end_next_next = s2_win_end_next_reg;
+assign s4_win_end_next_next = s3_win_end_next_reg;
+assign s5_win_end_next_next = s4_win_end_next_reg;
 assign s5_cur_cc_win_end_next = cur_cc_win_end;
 assign s5_cur_cc_count_next = cur_cc_count;
 assign s6_t_51_next = _s6_t_51_next_1;
@@ -11265,9 +11345,9 @@ assign s7_t_31_next = s6_t_51_reg;
 assign s8_t_28_next = s7_t_31_reg;
 assign s9_t_23_next = s8_t_28_reg;
 assign s10_t_25_next = s9_t_23_reg;
-assign s2_t_45_next = _s2_t_45_next_0;
-assign s3_t_28_next = s2_t_45_reg;
-assign s4_t_32_next = s3_t_28_reg;
+assign s2_t_44_next = _s2_t_44_next_0;
+assign s3_t_27_next = s2_t_44_reg;
+assign s4_t_31_next = s3_t_27_reg;
 assign s5_ignore_left1_next = ignore_left1;
 assign s11_t_19_next = _s11_t_19_next_1;
 assign s12_t_17_next = s11_t_19_reg;
@@ -11459,20 +11539,20 @@ assign s21_cc_active_next = s20_cc_active_reg;
 assign s22_cc_active_next = s21_cc_active_reg;
 assign s23_cc_active_next = s22_cc_active_reg;
 assign s24_cc_active_next = s23_cc_active_reg;
-assign s11_cur_cc_last_adj_next = s10_cur_cc_last_adj_reg;
-assign s12_cur_cc_last_adj_next = s11_cur_cc_last_adj_reg;
-assign s13_cur_cc_last_adj_next = s12_cur_cc_last_adj_reg;
-assign s14_cur_cc_last_adj_next = s13_cur_cc_last_adj_reg;
-assign s15_cur_cc_last_adj_next = s14_cur_cc_last_adj_reg;
-assign s16_cur_cc_last_adj_next = s15_cur_cc_last_adj_reg;
-assign s17_cur_cc_last_adj_next = s16_cur_cc_last_adj_reg;
-assign s18_cur_cc_last_adj_next = s17_cur_cc_last_adj_reg;
-assign s19_cur_cc_last_adj_next = s18_cur_cc_last_adj_reg;
-assign s20_cur_cc_last_adj_next = s19_cur_cc_last_adj_reg;
-assign s21_cur_cc_last_adj_next = s20_cur_cc_last_adj_reg;
-assign s22_cur_cc_last_adj_next = s21_cur_cc_last_adj_reg;
-assign s23_cur_cc_last_adj_next = s22_cur_cc_last_adj_reg;
-assign s24_cur_cc_last_adj_next = s23_cur_cc_last_adj_reg;
+assign s11_cur_cc_adj_end_next = s10_cur_cc_adj_end_reg;
+assign s12_cur_cc_adj_end_next = s11_cur_cc_adj_end_reg;
+assign s13_cur_cc_adj_end_next = s12_cur_cc_adj_end_reg;
+assign s14_cur_cc_adj_end_next = s13_cur_cc_adj_end_reg;
+assign s15_cur_cc_adj_end_next = s14_cur_cc_adj_end_reg;
+assign s16_cur_cc_adj_end_next = s15_cur_cc_adj_end_reg;
+assign s17_cur_cc_adj_end_next = s16_cur_cc_adj_end_reg;
+assign s18_cur_cc_adj_end_next = s17_cur_cc_adj_end_reg;
+assign s19_cur_cc_adj_end_next = s18_cur_cc_adj_end_reg;
+assign s20_cur_cc_adj_end_next = s19_cur_cc_adj_end_reg;
+assign s21_cur_cc_adj_end_next = s20_cur_cc_adj_end_reg;
+assign s22_cur_cc_adj_end_next = s21_cur_cc_adj_end_reg;
+assign s23_cur_cc_adj_end_next = s22_cur_cc_adj_end_reg;
+assign s24_cur_cc_adj_end_next = s23_cur_cc_adj_end_reg;
 assign s11_cur_cc_recv_next = s10_cur_cc_recv_reg;
 assign s12_cur_cc_recv_next = s11_cur_cc_recv_reg;
 assign s13_cur_cc_recv_next = s12_cur_cc_recv_reg;
@@ -11489,20 +11569,20 @@ assign s23_cur_cc_recv_next = s22_cur_cc_recv_reg;
 assign s24_cur_cc_recv_next = s23_cur_cc_recv_reg;
 assign s23_cur_cc_inc_next = s22_cur_cc_inc_reg;
 assign s24_cur_cc_inc_next = s23_cur_cc_inc_reg;
-assign s11_cur_cc_last_md_next = s10_cur_cc_last_md_reg;
-assign s12_cur_cc_last_md_next = s11_cur_cc_last_md_reg;
-assign s13_cur_cc_last_md_next = s12_cur_cc_last_md_reg;
-assign s14_cur_cc_last_md_next = s13_cur_cc_last_md_reg;
-assign s15_cur_cc_last_md_next = s14_cur_cc_last_md_reg;
-assign s16_cur_cc_last_md_next = s15_cur_cc_last_md_reg;
-assign s17_cur_cc_last_md_next = s16_cur_cc_last_md_reg;
-assign s18_cur_cc_last_md_next = s17_cur_cc_last_md_reg;
-assign s19_cur_cc_last_md_next = s18_cur_cc_last_md_reg;
-assign s20_cur_cc_last_md_next = s19_cur_cc_last_md_reg;
-assign s21_cur_cc_last_md_next = s20_cur_cc_last_md_reg;
-assign s22_cur_cc_last_md_next = s21_cur_cc_last_md_reg;
-assign s23_cur_cc_last_md_next = s22_cur_cc_last_md_reg;
-assign s24_cur_cc_last_md_next = s23_cur_cc_last_md_reg;
+assign s11_cur_cc_md_end_next = s10_cur_cc_md_end_reg;
+assign s12_cur_cc_md_end_next = s11_cur_cc_md_end_reg;
+assign s13_cur_cc_md_end_next = s12_cur_cc_md_end_reg;
+assign s14_cur_cc_md_end_next = s13_cur_cc_md_end_reg;
+assign s15_cur_cc_md_end_next = s14_cur_cc_md_end_reg;
+assign s16_cur_cc_md_end_next = s15_cur_cc_md_end_reg;
+assign s17_cur_cc_md_end_next = s16_cur_cc_md_end_reg;
+assign s18_cur_cc_md_end_next = s17_cur_cc_md_end_reg;
+assign s19_cur_cc_md_end_next = s18_cur_cc_md_end_reg;
+assign s20_cur_cc_md_end_next = s19_cur_cc_md_end_reg;
+assign s21_cur_cc_md_end_next = s20_cur_cc_md_end_reg;
+assign s22_cur_cc_md_end_next = s21_cur_cc_md_end_reg;
+assign s23_cur_cc_md_end_next = s22_cur_cc_md_end_reg;
+assign s24_cur_cc_md_end_next = s23_cur_cc_md_end_reg;
 assign s6_cur_cc_avg_rtt_next = s5_cur_cc_avg_rtt_reg;
 assign s7_cur_cc_avg_rtt_next = s6_cur_cc_avg_rtt_reg;
 assign s8_cur_cc_avg_rtt_next = s7_cur_cc_avg_rtt_reg;
@@ -12010,18 +12090,18 @@ assign s21_t_37_next = s20_t_38_reg;
 assign s22_t_35_next = s21_t_37_reg;
 assign s23_t_34_next = s22_t_35_reg;
 assign s24_t_33_next = s23_t_34_reg;
-assign s2_t_46_next = _s2_t_46_next_0;
-assign s3_t_29_next = s2_t_46_reg;
-assign s4_t_33_next = s3_t_29_reg;
-assign s5_t_54_next = s4_t_33_reg;
+assign s2_t_45_next = _s2_t_45_next_0;
+assign s3_t_28_next = s2_t_45_reg;
+assign s4_t_32_next = s3_t_28_reg;
+assign s5_t_53_next = s4_t_32_reg;
 assign s2_ecn_next = s1_ecn_reg;
 assign s3_ecn_next = s2_ecn_reg;
 assign s4_ecn_next = s3_ecn_reg;
 assign s5_ecn_next = s4_ecn_reg;
-assign s2_t_47_next = _s2_t_47_next_0;
-assign s3_t_30_next = s2_t_47_reg;
-assign s4_t_34_next = s3_t_30_reg;
-assign s5_t_55_next = s4_t_34_reg;
+assign s2_t_46_next = _s2_t_46_next_0;
+assign s3_t_29_next = s2_t_46_reg;
+assign s4_t_33_next = s3_t_29_reg;
+assign s5_t_54_next = s4_t_33_reg;
 assign s6_core_case_next = core_case;
 assign s7_core_case_next = s6_core_case_reg;
 assign s8_core_case_next = s7_core_case_reg;
@@ -13801,9 +13881,15 @@ always @(posedge clk) begin
     s14_t_7_reg <= s14_t_7_next;
     s15_t_7_reg <= s15_t_7_next;
     s16_md_cut_reg <= s16_md_cut_next;
-    s2_nowq_reg <= s2_nowq_next;
-    s3_nowq_reg <= s3_nowq_next;
-    s4_nowq_reg <= s4_nowq_next;
+    s2_md_lo_reg <= s2_md_lo_next;
+    s3_md_lo_reg <= s3_md_lo_next;
+    s4_md_lo_reg <= s4_md_lo_next;
+    s2_md_hi_reg <= s2_md_hi_next;
+    s3_md_hi_reg <= s3_md_hi_next;
+    s4_md_hi_reg <= s4_md_hi_next;
+    s2_md_wraps_reg <= s2_md_wraps_next;
+    s3_md_wraps_reg <= s3_md_wraps_next;
+    s4_md_wraps_reg <= s4_md_wraps_next;
     s2_t_34_reg <= s2_t_34_next;
     s3_t_17_reg <= s3_t_17_next;
     s4_t_21_reg <= s4_t_21_next;
@@ -13869,6 +13955,15 @@ always @(posedge clk) begin
     s3_t_18_reg <= s3_t_18_next;
     s4_t_22_reg <= s4_t_22_next;
     s5_recv_over_reg <= s5_recv_over_next;
+    s2_adj_lo_reg <= s2_adj_lo_next;
+    s3_adj_lo_reg <= s3_adj_lo_next;
+    s4_adj_lo_reg <= s4_adj_lo_next;
+    s2_adj_hi_reg <= s2_adj_hi_next;
+    s3_adj_hi_reg <= s3_adj_hi_next;
+    s4_adj_hi_reg <= s4_adj_hi_next;
+    s2_adj_wraps_reg <= s2_adj_wraps_next;
+    s3_adj_wraps_reg <= s3_adj_wraps_next;
+    s4_adj_wraps_reg <= s4_adj_wraps_next;
     s5_adj_due_reg <= s5_adj_due_next;
     s5_t_42_reg <= s5_t_42_next;
     s6_t_44_reg <= s6_t_44_next;
@@ -14239,18 +14334,21 @@ always @(posedge clk) begin
     s5_cur_lb_buf0_ev_reg <= s5_cur_lb_buf0_ev_next;
     s6_cur_lb_buf0_ev_reg <= s6_cur_lb_buf0_ev_next;
     s7_cur_lb_buf0_ev_reg <= s7_cur_lb_buf0_ev_next;
-    s5_nowq_reg <= s5_nowq_next;
-    s6_nowq_reg <= s6_nowq_next;
-    s7_nowq_reg <= s7_nowq_next;
-    s8_nowq_reg <= s8_nowq_next;
-    s9_nowq_reg <= s9_nowq_next;
-    s10_nowq_reg <= s10_nowq_next;
-    s5_cur_cc_last_adj_reg <= s5_cur_cc_last_adj_next;
-    s6_cur_cc_last_adj_reg <= s6_cur_cc_last_adj_next;
-    s7_cur_cc_last_adj_reg <= s7_cur_cc_last_adj_next;
-    s8_cur_cc_last_adj_reg <= s8_cur_cc_last_adj_next;
-    s9_cur_cc_last_adj_reg <= s9_cur_cc_last_adj_next;
-    s10_cur_cc_last_adj_reg <= s10_cur_cc_last_adj_next;
+    s2_hold_end_next_reg <= s2_hold_end_next_next;
+    s3_hold_end_next_reg <= s3_hold_end_next_next;
+    s4_hold_end_next_reg <= s4_hold_end_next_next;
+    s5_hold_end_next_reg <= s5_hold_end_next_next;
+    s6_hold_end_next_reg <= s6_hold_end_next_next;
+    s7_hold_end_next_reg <= s7_hold_end_next_next;
+    s8_hold_end_next_reg <= s8_hold_end_next_next;
+    s9_hold_end_next_reg <= s9_hold_end_next_next;
+    s10_hold_end_next_reg <= s10_hold_end_next_next;
+    s5_cur_cc_adj_end_reg <= s5_cur_cc_adj_end_next;
+    s6_cur_cc_adj_end_reg <= s6_cur_cc_adj_end_next;
+    s7_cur_cc_adj_end_reg <= s7_cur_cc_adj_end_next;
+    s8_cur_cc_adj_end_reg <= s8_cur_cc_adj_end_next;
+    s9_cur_cc_adj_end_reg <= s9_cur_cc_adj_end_next;
+    s10_cur_cc_adj_end_reg <= s10_cur_cc_adj_end_next;
     s5_recv_sum_reg <= s5_recv_sum_next;
     s6_t_50_reg <= s6_t_50_next;
     s7_t_30_reg <= s7_t_30_next;
@@ -14288,20 +14386,20 @@ always @(posedge clk) begin
     s20_qa_fired_nscc_reg <= s20_qa_fired_nscc_next;
     s21_qa_fired_nscc_reg <= s21_qa_fired_nscc_next;
     s22_qa_fired_nscc_reg <= s22_qa_fired_nscc_next;
-    s5_cur_cc_last_md_reg <= s5_cur_cc_last_md_next;
-    s6_cur_cc_last_md_reg <= s6_cur_cc_last_md_next;
-    s7_cur_cc_last_md_reg <= s7_cur_cc_last_md_next;
-    s8_cur_cc_last_md_reg <= s8_cur_cc_last_md_next;
-    s9_cur_cc_last_md_reg <= s9_cur_cc_last_md_next;
-    s10_cur_cc_last_md_reg <= s10_cur_cc_last_md_next;
+    s5_cur_cc_md_end_reg <= s5_cur_cc_md_end_next;
+    s6_cur_cc_md_end_reg <= s6_cur_cc_md_end_next;
+    s7_cur_cc_md_end_reg <= s7_cur_cc_md_end_next;
+    s8_cur_cc_md_end_reg <= s8_cur_cc_md_end_next;
+    s9_cur_cc_md_end_reg <= s9_cur_cc_md_end_next;
+    s10_cur_cc_md_end_reg <= s10_cur_cc_md_end_next;
     s5_cur_cc_avg_rtt_reg <= s5_cur_cc_avg_rtt_next;
     s10_cur_cc_increase_reg <= s10_cur_cc_increase_next;
     s5_t_51_reg <= s5_t_51_next;
     s5_t_52_reg <= s5_t_52_next;
-    s2_t_44_reg <= s2_t_44_next;
-    s3_t_27_reg <= s3_t_27_next;
-    s4_t_31_reg <= s4_t_31_next;
-    s5_t_53_reg <= s5_t_53_next;
+    s2_win_end_next_reg <= s2_win_end_next_next;
+    s3_win_end_next_reg <= s3_win_end_next_next;
+    s4_win_end_next_reg <= s4_win_end_next_next;
+    s5_win_end_next_reg <= s5_win_end_next_next;
     s5_cur_cc_win_end_reg <= s5_cur_cc_win_end_next;
     s5_cur_cc_count_reg <= s5_cur_cc_count_next;
     s6_t_51_reg <= s6_t_51_next;
@@ -14309,9 +14407,9 @@ always @(posedge clk) begin
     s8_t_28_reg <= s8_t_28_next;
     s9_t_23_reg <= s9_t_23_next;
     s10_t_25_reg <= s10_t_25_next;
-    s2_t_45_reg <= s2_t_45_next;
-    s3_t_28_reg <= s3_t_28_next;
-    s4_t_32_reg <= s4_t_32_next;
+    s2_t_44_reg <= s2_t_44_next;
+    s3_t_27_reg <= s3_t_27_next;
+    s4_t_31_reg <= s4_t_31_next;
     s5_ignore_left1_reg <= s5_ignore_left1_next;
     s11_t_19_reg <= s11_t_19_next;
     s12_t_17_reg <= s12_t_17_next;
@@ -14503,20 +14601,20 @@ always @(posedge clk) begin
     s22_cc_active_reg <= s22_cc_active_next;
     s23_cc_active_reg <= s23_cc_active_next;
     s24_cc_active_reg <= s24_cc_active_next;
-    s11_cur_cc_last_adj_reg <= s11_cur_cc_last_adj_next;
-    s12_cur_cc_last_adj_reg <= s12_cur_cc_last_adj_next;
-    s13_cur_cc_last_adj_reg <= s13_cur_cc_last_adj_next;
-    s14_cur_cc_last_adj_reg <= s14_cur_cc_last_adj_next;
-    s15_cur_cc_last_adj_reg <= s15_cur_cc_last_adj_next;
-    s16_cur_cc_last_adj_reg <= s16_cur_cc_last_adj_next;
-    s17_cur_cc_last_adj_reg <= s17_cur_cc_last_adj_next;
-    s18_cur_cc_last_adj_reg <= s18_cur_cc_last_adj_next;
-    s19_cur_cc_last_adj_reg <= s19_cur_cc_last_adj_next;
-    s20_cur_cc_last_adj_reg <= s20_cur_cc_last_adj_next;
-    s21_cur_cc_last_adj_reg <= s21_cur_cc_last_adj_next;
-    s22_cur_cc_last_adj_reg <= s22_cur_cc_last_adj_next;
-    s23_cur_cc_last_adj_reg <= s23_cur_cc_last_adj_next;
-    s24_cur_cc_last_adj_reg <= s24_cur_cc_last_adj_next;
+    s11_cur_cc_adj_end_reg <= s11_cur_cc_adj_end_next;
+    s12_cur_cc_adj_end_reg <= s12_cur_cc_adj_end_next;
+    s13_cur_cc_adj_end_reg <= s13_cur_cc_adj_end_next;
+    s14_cur_cc_adj_end_reg <= s14_cur_cc_adj_end_next;
+    s15_cur_cc_adj_end_reg <= s15_cur_cc_adj_end_next;
+    s16_cur_cc_adj_end_reg <= s16_cur_cc_adj_end_next;
+    s17_cur_cc_adj_end_reg <= s17_cur_cc_adj_end_next;
+    s18_cur_cc_adj_end_reg <= s18_cur_cc_adj_end_next;
+    s19_cur_cc_adj_end_reg <= s19_cur_cc_adj_end_next;
+    s20_cur_cc_adj_end_reg <= s20_cur_cc_adj_end_next;
+    s21_cur_cc_adj_end_reg <= s21_cur_cc_adj_end_next;
+    s22_cur_cc_adj_end_reg <= s22_cur_cc_adj_end_next;
+    s23_cur_cc_adj_end_reg <= s23_cur_cc_adj_end_next;
+    s24_cur_cc_adj_end_reg <= s24_cur_cc_adj_end_next;
     s11_cur_cc_recv_reg <= s11_cur_cc_recv_next;
     s12_cur_cc_recv_reg <= s12_cur_cc_recv_next;
     s13_cur_cc_recv_reg <= s13_cur_cc_recv_next;
@@ -14533,20 +14631,20 @@ always @(posedge clk) begin
     s24_cur_cc_recv_reg <= s24_cur_cc_recv_next;
     s23_cur_cc_inc_reg <= s23_cur_cc_inc_next;
     s24_cur_cc_inc_reg <= s24_cur_cc_inc_next;
-    s11_cur_cc_last_md_reg <= s11_cur_cc_last_md_next;
-    s12_cur_cc_last_md_reg <= s12_cur_cc_last_md_next;
-    s13_cur_cc_last_md_reg <= s13_cur_cc_last_md_next;
-    s14_cur_cc_last_md_reg <= s14_cur_cc_last_md_next;
-    s15_cur_cc_last_md_reg <= s15_cur_cc_last_md_next;
-    s16_cur_cc_last_md_reg <= s16_cur_cc_last_md_next;
-    s17_cur_cc_last_md_reg <= s17_cur_cc_last_md_next;
-    s18_cur_cc_last_md_reg <= s18_cur_cc_last_md_next;
-    s19_cur_cc_last_md_reg <= s19_cur_cc_last_md_next;
-    s20_cur_cc_last_md_reg <= s20_cur_cc_last_md_next;
-    s21_cur_cc_last_md_reg <= s21_cur_cc_last_md_next;
-    s22_cur_cc_last_md_reg <= s22_cur_cc_last_md_next;
-    s23_cur_cc_last_md_reg <= s23_cur_cc_last_md_next;
-    s24_cur_cc_last_md_reg <= s24_cur_cc_last_md_next;
+    s11_cur_cc_md_end_reg <= s11_cur_cc_md_end_next;
+    s12_cur_cc_md_end_reg <= s12_cur_cc_md_end_next;
+    s13_cur_cc_md_end_reg <= s13_cur_cc_md_end_next;
+    s14_cur_cc_md_end_reg <= s14_cur_cc_md_end_next;
+    s15_cur_cc_md_end_reg <= s15_cur_cc_md_end_next;
+    s16_cur_cc_md_end_reg <= s16_cur_cc_md_end_next;
+    s17_cur_cc_md_end_reg <= s17_cur_cc_md_end_next;
+    s18_cur_cc_md_end_reg <= s18_cur_cc_md_end_next;
+    s19_cur_cc_md_end_reg <= s19_cur_cc_md_end_next;
+    s20_cur_cc_md_end_reg <= s20_cur_cc_md_end_next;
+    s21_cur_cc_md_end_reg <= s21_cur_cc_md_end_next;
+    s22_cur_cc_md_end_reg <= s22_cur_cc_md_end_next;
+    s23_cur_cc_md_end_reg <= s23_cur_cc_md_end_next;
+    s24_cur_cc_md_end_reg <= s24_cur_cc_md_end_next;
     s6_cur_cc_avg_rtt_reg <= s6_cur_cc_avg_rtt_next;
     s7_cur_cc_avg_rtt_reg <= s7_cur_cc_avg_rtt_next;
     s8_cur_cc_avg_rtt_reg <= s8_cur_cc_avg_rtt_next;
@@ -15054,18 +15152,18 @@ always @(posedge clk) begin
     s22_t_35_reg <= s22_t_35_next;
     s23_t_34_reg <= s23_t_34_next;
     s24_t_33_reg <= s24_t_33_next;
-    s2_t_46_reg <= s2_t_46_next;
-    s3_t_29_reg <= s3_t_29_next;
-    s4_t_33_reg <= s4_t_33_next;
-    s5_t_54_reg <= s5_t_54_next;
+    s2_t_45_reg <= s2_t_45_next;
+    s3_t_28_reg <= s3_t_28_next;
+    s4_t_32_reg <= s4_t_32_next;
+    s5_t_53_reg <= s5_t_53_next;
     s2_ecn_reg <= s2_ecn_next;
     s3_ecn_reg <= s3_ecn_next;
     s4_ecn_reg <= s4_ecn_next;
     s5_ecn_reg <= s5_ecn_next;
-    s2_t_47_reg <= s2_t_47_next;
-    s3_t_30_reg <= s3_t_30_next;
-    s4_t_34_reg <= s4_t_34_next;
-    s5_t_55_reg <= s5_t_55_next;
+    s2_t_46_reg <= s2_t_46_next;
+    s3_t_29_reg <= s3_t_29_next;
+    s4_t_33_reg <= s4_t_33_next;
+    s5_t_54_reg <= s5_t_54_next;
     s6_core_case_reg <= s6_core_case_next;
     s7_core_case_reg <= s7_core_case_next;
     s8_core_case_reg <= s8_core_case_next;
