@@ -57,3 +57,30 @@ func TestStampTimings(t *testing.T) {
 		}
 	}
 }
+
+// An MD 8,701 ns after the last one is due in the float64 reference
+// ("now - last > 8600"); with the hold-off's end rounded to the nearest
+// 256 ns unit (8,496 ns after an MD at 2,000: 10,496 = 41 x 256) the
+// block decreases too. With the stamp of the MD compared against 34 units
+// rounded up, it waited until 10,752 ns.
+func TestHoldOffNotLate(t *testing.T) {
+	p := DefaultParams(NSCC)
+	m, err := NewModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFloatModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []Event{openEv(0, 0), ackEv(0, mtu, 76_000, true, 0, 2000), ackEv(0, mtu, 20_000, true, 0, 10_701)} {
+		r := m.Step(e)
+		f.Step(e)
+		if r.Case != f.LastCase() {
+			t.Errorf("%+v: case %d, the float reference's %d", e, r.Case, f.LastCase())
+		}
+	}
+	if f.LastCase() != CaseMD {
+		t.Errorf("the float reference does not decrease 8,701 ns after the last MD: case %d", f.LastCase())
+	}
+}
