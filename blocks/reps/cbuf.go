@@ -88,7 +88,7 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	takeReplay := take.And(anyValid.Not()).And(replay).Named("take_replay")
 	var taken hdlgen.Value = evs[0]
 	if p.N > 1 { // with one entry there is nothing to select
-		taken = hdlgen.Index(hdlgen.Mux(takeValid, oldest, headIdx), evs...)
+		taken = hdlgen.Mux(takeValid, oldestEV(p, curHead.Expr, curCount.Expr, evs), hdlgen.Index(headIdx, evs...))
 	}
 	m.Assign(hit, takeValid.Or(takeReplay))
 	m.Assign(takeEV, hdlgen.Mux(takeValid.Or(takeReplay), taken, hdlgen.Const(p.EVW, 0)))
@@ -108,4 +108,52 @@ func CircularBuffer(p Params) *hdlgen.Module {
 	m.Assign(nxtCount, hdlgen.Mux(add, countAfterAdd, hdlgen.Mux(takeValid, count.Sub(one), count)))
 	m.Assign(nxtHead, hdlgen.Mux(add.Or(takeReplay), nextHead, head))
 	return m
+}
+
+// oldestEV is the EV of the oldest valid entry, (head - num_valid) mod N,
+// selected without subtracting first: entry i is the oldest when (head -
+// i) mod N, a function of head alone, equals num_valid mod N (N, a full
+// buffer, reads as 0: the oldest is then entry head). The comparisons run
+// side by side, and the EVs are ANDed with them and ORed: no carry chain
+// lies between num_valid and the EV taken (the slowest path of uet_cc on
+// the ECP5 ran through the subtraction). Only a take with a valid entry
+// reads it, so head and num_valid are the word's, before a clear.
+func oldestEV(p Params, head, count hdlgen.Expr, evs []hdlgen.Value) hdlgen.Expr {
+	idxW := hdlgen.BitsFor(uint64(p.N - 1))
+	var key hdlgen.Expr
+	switch {
+	case count.Width() < idxW:
+		key = count.ZExt(idxW)
+	case p.N&(p.N-1) == 0: // N = 2^idxW reads as 0 in idxW bits
+		key = count.Trunc(idxW)
+	default:
+		key = hdlgen.Mux(count.EqC(uint64(p.N)), hdlgen.Const(idxW, 0), count.Trunc(idxW))
+	}
+	key = key.Named("oldest_key")
+	h := head.Trunc(idxW)
+	n := uint64(p.N)
+	terms := make([]hdlgen.Expr, p.N)
+	for i := range terms {
+		// (head - i) mod N for head < N
+		var back hdlgen.Expr
+		if i == 0 {
+			back = h
+		} else {
+			back = hdlgen.Mux(h.Ge(hdlgen.Const(idxW, uint64(i))), h.Sub(hdlgen.Const(idxW, uint64(i))),
+				h.Add(hdlgen.Const(idxW, (n-uint64(i))&(1<<uint(idxW)-1))))
+		}
+		sel := back.Eq(key).Named(fmt.Sprintf("oldest_is_%d", i))
+		terms[i] = hdlgen.Mux(sel, evs[i], hdlgen.Const(p.EVW, 0))
+	}
+	for len(terms) > 1 {
+		var next []hdlgen.Expr
+		for i := 0; i+1 < len(terms); i += 2 {
+			next = append(next, terms[i].Or(terms[i+1]))
+		}
+		if len(terms)%2 == 1 {
+			next = append(next, terms[len(terms)-1])
+		}
+		terms = next
+	}
+	return terms[0].Named("oldest_ev")
 }
