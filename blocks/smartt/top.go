@@ -25,10 +25,10 @@ func WordLayout(p Params) *hdlgen.Layout {
 		l.Field("avg_wtd", WtdW, "Wait-to-Decrease ECN EWMA, Q0.12")
 	} else {
 		l.Field("avg_rtt", p.avgW(), "EWMA of the RTT, ns (saturating)").
-			Field("md_end", p.StampW, "time of the last Multiplicative Decrease, "+stampUnits(p)).
+			Field("md_end", p.StampW, "end of the hold-off after the last Multiplicative Decrease (a base RTT after it, to the nearest unit), "+stampUnits(p)).
 			Field("inc", p.incW(), "increase accumulated over the adjustment period, 2^-F bytes (saturating)").
 			Field("recv", p.recvW(), u+" acked since the last adjustment (saturating just above 8 MTU)").
-			Field("adj_end", p.StampW, "time of the last adjustment, "+stampUnits(p))
+			Field("adj_end", p.StampW, "end of the adjustment period after the last adjustment (a base RTT after it, to the nearest unit), "+stampUnits(p))
 	}
 	return l
 }
